@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Builds the web app (Vite), then pre-renders the public pages to HTML so crawlers read them
+// without JavaScript. Writes a fingerprint of the inputs so `npm start` can skip a fresh build.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+import { inputFingerprint, STAMP_FILE } from './fingerprint.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const webDir = join(root, 'dist/web');
+const ssrDir = join(root, 'dist/ssr');
+
+export async function buildAll({ quiet = false } = {}) {
+  const logLevel = quiet ? 'warn' : 'info';
+  await build({ root, logLevel });
+  await build({
+    root,
+    logLevel,
+    build: { ssr: 'src/web/prerender.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false, sourcemap: false },
+  });
+  const { prerender } = await import(pathToFileURL(join(ssrDir, 'prerender.js')).href);
+  const template = readFileSync(join(webDir, 'index.html'), 'utf8');
+  rmSync(join(webDir, 'prerendered'), { recursive: true, force: true });
+  for (const page of await prerender()) {
+    const html = template
+      .replace(/\s*<meta name="robots"[^>]*>/, '')
+      .replace(/<title>[^<]*<\/title>/, '')
+      .replace('<!--app-head-->', page.head)
+      .replace('<!--app-html-->', page.html);
+    const file = join(webDir, page.file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, html);
+  }
+  rmSync(ssrDir, { recursive: true, force: true });
+  writeFileSync(join(root, STAMP_FILE), inputFingerprint(root));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await buildAll();
+}

@@ -1,0 +1,110 @@
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/routes';
+import { systemClock, type Clock } from './clock';
+import { resolveMasterKey, type Config } from './config';
+import type { AppContext } from './context';
+import { createTextCipher } from './crypto/encryption';
+import { deriveKey } from './crypto/tokens';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database';
+import { devMailRoutes } from './dev/mail-routes';
+import { devPhoneRoutes } from './dev/phone-routes';
+import { createLocalEventBus } from './events';
+import { registerErrorHandler } from './http/error-handler';
+import { registerJobs } from './jobs/index';
+import { createMailSimulator } from './providers/mail/simulator';
+import { createSmtpMailer } from './providers/mail/smtp';
+import { createSmsSimulator } from './providers/sms/simulator';
+import { createTwilioSms } from './providers/sms/twilio';
+import { smsWebhookRoutes } from './sms/routes';
+import { webRoutes } from './web';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  /** An open database; by default the one config.databaseUrl names. */
+  database?: DatabaseHandle;
+  clock?: Clock;
+  /** Serve the built web app (off in API tests). */
+  serveWeb?: boolean;
+}
+
+/** Builds the whole product as one Fastify instance. `main.ts` only listens. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const database = options.database ?? openDatabase(config.databaseUrl);
+  await migrateToLatest(database.db);
+  const masterKey = resolveMasterKey(config);
+
+  const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber) : undefined;
+  const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    clock: options.clock ?? systemClock,
+    cipher: createTextCipher(masterKey),
+    events: createLocalEventBus(),
+    sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
+    mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
+    simulators: { sms: smsSimulator, mail: mailSimulator },
+    keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links') },
+    outbox: { kick: () => {} },
+  };
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Never log bodies or tokens: only method, path (no query string) and status.
+      serializers: {
+        req: (req) => ({ method: req.method, url: String(req.url).split('?')[0] }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // sonner and Radix set inline styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(formbody);
+  registerErrorHandler(app);
+
+  app.get('/healthz', async () => {
+    await ctx.db.selectFrom('users').select('id').limit(1).execute();
+    return { ok: true };
+  });
+
+  await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(smsWebhookRoutes, { prefix: '/webhooks/twilio' });
+  if (ctx.simulators.sms) await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
+  if (ctx.simulators.mail) await app.register(devMailRoutes, { prefix: '/api/dev/mail' });
+  registerJobs(app);
+  await app.register(webRoutes, { serveWeb: options.serveWeb ?? true });
+  return app;
+}

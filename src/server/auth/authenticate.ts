@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { messages } from '../../shared/messages';
+import { unauthorized } from '../errors';
+import { verifyAccessToken } from './access-token';
+
+export interface RequestUser {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  /** The refresh-token family this access token was issued under (for local sign-out). */
+  sessionFamily: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user?: RequestUser;
+  }
+}
+
+/**
+ * preHandler that requires a valid bearer token for an existing user and sets `request.user`.
+ * Register it on a whole plugin (`app.addHook('preHandler', requireUser)`) so no route forgets it.
+ */
+export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (!match) throw unauthorized(messages.auth.notSignedIn);
+  const ctx = request.server.ctx;
+  const claims = await verifyAccessToken(ctx.keys.accessToken, match[1]!, ctx.clock.now());
+  if (!claims) throw unauthorized(messages.auth.sessionExpired);
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'email', 'is_admin'])
+    .where('id', '=', claims.userId)
+    .executeTakeFirst();
+  if (!user) throw unauthorized(messages.auth.sessionExpired);
+  request.user = { id: user.id, email: user.email, isAdmin: user.is_admin === 1, sessionFamily: claims.sessionFamily };
+}
+
+/** The signed-in user; only call behind requireUser. */
+export function currentUser(request: FastifyRequest): RequestUser {
+  if (!request.user) throw unauthorized(messages.auth.notSignedIn);
+  return request.user;
+}

@@ -1,0 +1,63 @@
+import 'dotenv/config';
+import { ConfigError, loadConfig } from './config';
+import { migrateToLatest, openDatabase } from './db/database';
+import { serve } from './main';
+
+const usage = `Usage: jotline <command>
+
+  serve                      run the web app, API and background jobs (default)
+  migrate                    bring the database schema up to date
+  admin grant EMAIL          make an account an admin
+  admin revoke EMAIL         take admin rights away`;
+
+async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
+  const config = loadConfig();
+  const { db, close } = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(db);
+    const result = await db
+      .updateTable('users')
+      .set({ is_admin: isAdmin ? 1 : 0, updated_at: new Date().toISOString() })
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      console.error(`No account with the email ${email}.`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(isAdmin ? `${email} is now an admin.` : `${email} is no longer an admin.`);
+  } finally {
+    await close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(loadConfig());
+    case 'migrate': {
+      const { db, close } = openDatabase(loadConfig().databaseUrl);
+      const applied = await migrateToLatest(db).finally(close);
+      console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+      return;
+    }
+    case 'admin': {
+      const [action, email] = rest;
+      if ((action === 'grant' || action === 'revoke') && email) return setAdmin(email, action === 'grant');
+      break;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(usage);
+      return;
+  }
+  console.error(usage);
+  process.exitCode = 2;
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

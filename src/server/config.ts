@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|sqlite:|file:)/, 'must start with postgres://, sqlite: or file:')
+    .optional(),
+  STORAGE_URL: z.string().optional(),
+  MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
+  TRUST_PROXY: flag,
+  SMS_PROVIDER: z.enum(['simulator', 'twilio']).default('simulator'),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_FROM: z.string().optional(),
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  JOURNAL_NUMBER: z.string().regex(/^\+1\d{10}$/, 'must be +1 followed by 10 digits').default('+15555550100'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().default('Jotline <hello@jotline.app>'),
+  BILLING_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_PRICE_MONTHLY: z.string().optional(),
+  STRIPE_PRICE_YEARLY: z.string().optional(),
+  STRIPE_API_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Run the background scheduler (outbound sender, sweeps, reminders) in this process. */
+  JOBS: z.enum(['on', 'off']).default('on'),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates the environment. Throws a ConfigError that names every bad variable.
+ * In development a master key is generated into DATA_DIR on first start; production requires one.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blanksRemoved = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(blanksRemoved);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const production = e.NODE_ENV === 'production';
+  if (e.SMS_PROVIDER === 'twilio') {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+      if (!e[name]) problems.push(`${name}: required when SMS_PROVIDER=twilio`);
+    }
+  }
+  if (e.BILLING_PROVIDER === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_MONTHLY', 'STRIPE_PRICE_YEARLY'] as const) {
+      if (!e[name]) problems.push(`${name}: required when BILLING_PROVIDER=stripe`);
+    }
+  }
+  if (production) {
+    if (e.SMS_PROVIDER === 'simulator') problems.push('SMS_PROVIDER: the simulator is refused in production; set twilio');
+    if (!e.SMTP_URL) problems.push('SMTP_URL: required in production (the mail simulator is refused)');
+    if (e.BILLING_PROVIDER === 'local') problems.push('BILLING_PROVIDER: the local simulator is refused in production; set stripe');
+    if (!e.MASTER_KEY) problems.push('MASTER_KEY: required in production (32 bytes, base64)');
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required in production');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return toConfig(e);
+}
+
+function toConfig(e: z.infer<typeof envSchema>) {
+  const dataDir = resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? `sqlite:${join(dataDir, 'jotline.db')}`,
+    storageUrl: e.STORAGE_URL ?? join(dataDir, 'photos'),
+    masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    jobs: e.JOBS === 'on',
+    journalNumber: e.JOURNAL_NUMBER,
+    sms:
+      e.SMS_PROVIDER === 'twilio'
+        ? ({
+            provider: 'twilio',
+            accountSid: e.TWILIO_ACCOUNT_SID!,
+            authToken: e.TWILIO_AUTH_TOKEN!,
+            from: e.TWILIO_FROM!,
+            apiUrl: e.TWILIO_API_URL.replace(/\/+$/, ''),
+          } as const)
+        : ({ provider: 'simulator' } as const),
+    mail: e.SMTP_URL
+      ? ({ provider: 'smtp', url: e.SMTP_URL, from: e.MAIL_FROM } as const)
+      : ({ provider: 'simulator', from: e.MAIL_FROM } as const),
+    billing:
+      e.BILLING_PROVIDER === 'stripe'
+        ? ({
+            provider: 'stripe',
+            secretKey: e.STRIPE_SECRET_KEY!,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+            priceMonthly: e.STRIPE_PRICE_MONTHLY!,
+            priceYearly: e.STRIPE_PRICE_YEARLY!,
+            apiUrl: e.STRIPE_API_URL,
+          } as const)
+        : ({ provider: 'local' } as const),
+  };
+}
+
+/**
+ * The master key: from configuration, or (development only) generated once into DATA_DIR so
+ * a restart can still read what was written.
+ */
+export function resolveMasterKey(config: Config): Buffer {
+  if (config.masterKey) return config.masterKey;
+  if (config.isProduction) throw new ConfigError(['MASTER_KEY: required in production (32 bytes, base64)']);
+  const file = join(config.dataDir, 'master.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600 });
+  return key;
+}

@@ -1,0 +1,31 @@
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { TextCipher } from './crypto/encryption';
+import type { Db, DbKind } from './db/database';
+import type { EventBus } from './events';
+import type { MailSimulator } from './providers/mail/simulator';
+import type { Mailer } from './providers/mail/types';
+import type { SmsSimulator } from './providers/sms/simulator';
+import type { SmsProvider } from './providers/sms/types';
+
+/** Everything a service needs, built once per app and passed explicitly. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: DbKind;
+  clock: Clock;
+  cipher: TextCipher;
+  events: EventBus;
+  sms: SmsProvider;
+  mail: Mailer;
+  /** Present only when the providers are the simulators (development and tests). */
+  simulators: { sms?: SmsSimulator; mail?: MailSimulator };
+  keys: {
+    /** Signs access tokens (HS256). */
+    accessToken: Uint8Array;
+    /** Signs media URLs and other short-lived links. */
+    links: Buffer;
+  };
+  /** Wakes the outbound sender so a queued text goes out now rather than at the next tick. */
+  outbox: { kick(): void };
+}

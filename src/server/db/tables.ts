@@ -1,0 +1,138 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Portable types for SQLite and PostgreSQL alike: ids are uuid text, timestamps are ISO-8601 UTC
+// text (they sort as strings), dates are YYYY-MM-DD text, booleans are 0/1 integers, JSON is text.
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  is_admin: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProfilesTable {
+  id: string; // the user id
+  phone_number: string;
+  phone_verified: Generated<number>;
+  timezone: string;
+  created_at: string;
+  is_opted_out: Generated<number>;
+  reminder_enabled: Generated<number>;
+  reminder_time: Generated<string>;
+  reminder_timezone: Generated<string>;
+  weekly_recap_enabled: Generated<number>;
+  prompts_enabled: Generated<number>;
+  next_reminder_at: string | null;
+  key_salt: string;
+  sms_consent_at: string | null;
+  updated_at: string;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  family_id: string;
+  /** Set when this token was exchanged for the next one; presenting it again is reuse. */
+  rotated_at: string | null;
+  revoked_at: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
+export type OneTimeTokenPurpose = 'phone_verification' | 'sign_in_link' | 'recovery';
+
+export interface OneTimeTokensTable {
+  id: string;
+  user_id: string;
+  purpose: OneTimeTokenPurpose;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface SmsMessagesTable {
+  id: string;
+  user_id: string | null;
+  direction: 'inbound' | 'outbound';
+  /** Twilio's MessageSid; unique, so a redelivered webhook is a no-op. */
+  provider_message_id: string | null;
+  kind: string;
+  /** Unique per automated text (`reminder:USER:DATE`) so retries never double-send. */
+  dedupe_key: string | null;
+  status: string;
+  from_number: string;
+  to_number: string;
+  /** Encrypted (ENC:…); never plaintext at rest. */
+  body: string | null;
+  /** JSON list of media URLs (inbound MMS). */
+  media: string | null;
+  segments: number | null;
+  processed: Generated<number>;
+  processing_ms: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  entry_id: string | null;
+  entry_date: string | null;
+  attempts: Generated<number>;
+  claimed_at: string | null;
+  send_after: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SecurityEventsTable {
+  id: string;
+  event_type: string;
+  identifier: string | null;
+  details: string | null;
+  severity: 'low' | 'medium' | 'high';
+  user_id: string | null;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface SubscribersTable {
+  id: string;
+  user_id: string;
+  email: string;
+  is_trial: Generated<number>;
+  trial_end: string | null;
+  subscribed: Generated<number>;
+  subscription_tier: string | null;
+  subscription_end: string | null;
+  subscription_status: string | null;
+  provider_customer_id: string | null;
+  provider_subscription_id: string | null;
+  subscribed_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RateLimitHitsTable {
+  id: string;
+  key: string;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  profiles: ProfilesTable;
+  refresh_tokens: RefreshTokensTable;
+  one_time_tokens: OneTimeTokensTable;
+  sms_messages: SmsMessagesTable;
+  security_events: SecurityEventsTable;
+  subscribers: SubscribersTable;
+  rate_limit_hits: RateLimitHitsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Profile = Selectable<ProfilesTable>;
+export type ProfileUpdate = Updateable<ProfilesTable>;
+export type SmsMessage = Selectable<SmsMessagesTable>;
+export type Subscriber = Selectable<SubscribersTable>;

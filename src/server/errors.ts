@@ -1,0 +1,37 @@
+/** The one error type services throw; the error handler maps its code to an HTTP status. */
+export const ErrorCode = {
+  INVALID_INPUT: 400,
+  UNAUTHORIZED: 401,
+  ACCESS_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCode;
+
+export class AppError extends Error {
+  readonly code: ErrorCodeName;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorCodeName, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+  get status(): number {
+    return ErrorCode[this.code];
+  }
+}
+
+export const invalidInput = (message: string, details?: Record<string, unknown>) =>
+  new AppError('INVALID_INPUT', message, details);
+export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const rateLimited = (message: string) => new AppError('RATE_LIMITED', message);

@@ -1,0 +1,27 @@
+import { EventEmitter } from 'node:events';
+
+/** What the web app hears on its realtime channel. */
+export type UserEvent =
+  | { type: 'entries.changed'; entryId?: string }
+  | { type: 'profile.updated'; phone_verified?: boolean };
+
+/**
+ * Fans events out to a user's open connections. In-process for now; a PostgreSQL LISTEN/NOTIFY
+ * implementation of the same interface fans out across instances.
+ */
+export interface EventBus {
+  publish(userId: string, event: UserEvent): void;
+  subscribe(userId: string, listener: (event: UserEvent) => void): () => void;
+}
+
+export function createLocalEventBus(): EventBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    publish: (userId, event) => void emitter.emit(userId, event),
+    subscribe(userId, listener) {
+      emitter.on(userId, listener);
+      return () => emitter.off(userId, listener);
+    },
+  };
+}

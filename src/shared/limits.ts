@@ -1,0 +1,41 @@
+/** Limits from the product spec, shared by the web app and the server. */
+export const EMAIL_MAX_LENGTH = 254;
+export const PHONE_MAX_LENGTH = 15;
+export const PHONE_MAX_DIGITS = 11;
+export const SIGNUP_PASSWORD_MIN_LENGTH = 8;
+export const RESET_PASSWORD_MIN_LENGTH = 6;
+
+export const TRIAL_DAYS = 10;
+
+/** Rate-limit windows (server side, and mirrored in the browser). */
+export const RATE_WINDOW_MS = 15 * 60 * 1000;
+export const SIGN_IN_FAILURES_PER_WINDOW = 5;
+export const SIGN_UPS_PER_WINDOW = 3;
+export const EXPORTS_PER_WINDOW = 5;
+
+/** Sessions. */
+export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+export const REFRESH_TOKEN_TTL_DAYS = 30;
+export const PHONE_VERIFICATION_TTL_MINUTES = 10;
+export const SIGN_IN_LINK_TTL_MINUTES = 10;
+export const RECOVERY_TTL_MINUTES = 60;
+
+/** Phone-verification page timings (spec section 9). */
+export const VERIFICATION_TIMINGS = {
+  firstCheckMs: 1_000,
+  pollMs: 2_000,
+  backoffStepMs: 2_000,
+  backoffCapMs: 15_000,
+  failuresBeforeError: 3,
+  slowHintMs: 30_000,
+  helpHintMs: 120_000,
+  timeoutMs: 10 * 60 * 1000,
+  redirectAfterSuccessMs: 1_000,
+} as const;
+
+export const DEFAULT_REMINDER = {
+  enabled: true,
+  time: '20:00',
+  timezone: 'America/New_York',
+  weeklyRecapEnabled: true,
+} as const;

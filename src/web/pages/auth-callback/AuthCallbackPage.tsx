@@ -1,0 +1,3 @@
+export function AuthCallbackPage() {
+  return <main className="p-8">AuthCallbackPage</main>;
+}

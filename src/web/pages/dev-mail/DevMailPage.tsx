@@ -1,0 +1,3 @@
+export function DevMailPage() {
+  return <main className="p-8">DevMailPage</main>;
+}

@@ -1,0 +1,3 @@
+export function DevPhonePage() {
+  return <main className="p-8">DevPhonePage</main>;
+}

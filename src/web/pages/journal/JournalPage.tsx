@@ -1,0 +1,3 @@
+export function JournalPage() {
+  return <main className="p-8">JournalPage</main>;
+}

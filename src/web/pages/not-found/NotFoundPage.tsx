@@ -1,0 +1,3 @@
+export function NotFoundPage() {
+  return <main className="p-8">NotFoundPage</main>;
+}

@@ -1,0 +1,3 @@
+export function PhoneVerificationPage() {
+  return <main className="p-8">PhoneVerificationPage</main>;
+}

@@ -1,0 +1,3 @@
+export function PrivacyPage() {
+  return <main className="p-8">PrivacyPage</main>;
+}

@@ -1,0 +1,3 @@
+export function RouteErrorPage() {
+  return <main className="p-8">RouteErrorPage</main>;
+}

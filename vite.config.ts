@@ -1,0 +1,18 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The web app. `npm run dev` serves it with hot reload and proxies the API to the Fastify server.
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: true },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false },
+      '/media': 'http://127.0.0.1:3000',
+      '/webhooks': 'http://127.0.0.1:3000',
+      '/healthz': 'http://127.0.0.1:3000',
+    },
+  },
+});
