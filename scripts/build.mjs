@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'vite';
+import { build, loadEnv } from 'vite';
 import { inputFingerprint, STAMP_FILE } from './fingerprint.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -13,6 +13,9 @@ const ssrDir = join(root, 'dist/ssr');
 
 export async function buildAll({ quiet = false } = {}) {
   const logLevel = quiet ? 'warn' : 'info';
+  // The public pages publish the number the server answers on (JOURNAL_NUMBER, from the environment or .env).
+  const journalNumber = loadEnv('production', root, '').JOURNAL_NUMBER;
+  if (journalNumber && !process.env.VITE_JOURNAL_NUMBER) process.env.VITE_JOURNAL_NUMBER = journalNumber;
   await build({ root, logLevel });
   await build({
     root,
@@ -25,9 +28,10 @@ export async function buildAll({ quiet = false } = {}) {
   for (const page of await prerender()) {
     const html = template
       .replace(/\s*<meta name="robots"[^>]*>/, '')
-      .replace(/<title>[^<]*<\/title>/, '')
-      .replace('<!--app-head-->', page.head)
-      .replace('<!--app-html-->', page.html);
+      .replace(/<title[^>]*>[^<]*<\/title>/, '')
+      // Functions, so a '$' in the page (prices) is never read as a replacement pattern.
+      .replace('<!--app-head-->', () => page.head)
+      .replace('<!--app-html-->', () => page.html);
     const file = join(webDir, page.file);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, html);

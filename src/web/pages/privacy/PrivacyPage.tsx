@@ -1,3 +1,112 @@
+import { Link } from 'react-router';
+import { PRODUCT_NAME, SUPPORT_EMAIL } from '../../../shared/site';
+import { LegalArticle, LegalSection } from '../../components/marketing/LegalArticle';
+import { PublicLayout } from '../../components/marketing/PublicLayout';
+import { pageTitle } from '../../seo/meta';
+import { PageHead } from '../../seo/PageHead';
+
+export const PRIVACY_EFFECTIVE_DATE = 'June 23, 2025';
+
 export function PrivacyPage() {
-  return <main className="p-8">PrivacyPage</main>;
+  return (
+    <PublicLayout>
+      <PageHead
+        title={pageTitle('Privacy Policy')}
+        description={`How ${PRODUCT_NAME} collects, uses and protects your phone number and journal. We never share or sell your phone number or SMS opt-in data, and you can opt out of texts at any time by replying STOP.`}
+        path="/privacy"
+        keywords={['Jotline privacy policy', 'SMS privacy', 'journal privacy', 'text message opt-out']}
+      />
+      <LegalArticle
+        eyebrow="Legal"
+        title="Privacy Policy"
+        effective={PRIVACY_EFFECTIVE_DATE}
+        intro={
+          <p>
+            {PRODUCT_NAME} lets you keep a journal by text message. Your journal is personal, so we collect as little as we can,
+            protect what we keep, and never sell it. This policy explains what we collect, why, and the choices you have.
+          </p>
+        }
+      >
+        <LegalSection id="information-we-collect" title="Information we collect">
+          <ul>
+            <li><strong>Account details:</strong> your email address, your mobile phone number, your time zone and a securely hashed password.</li>
+            <li><strong>SMS consent:</strong> a record that you agreed to receive text messages from us, and when.</li>
+            <li><strong>Your journal:</strong> the texts and photos you send to your journal number and the entries you write on the web.</li>
+            <li><strong>Billing status:</strong> your plan and renewal dates. Card details are handled by our payment processor, never by us.</li>
+          </ul>
+        </LegalSection>
+
+        <LegalSection id="phone-numbers" title="How we use your phone number">
+          <p>We use your phone number only to run your journal by text:</p>
+          <ul>
+            <li>to verify that the number is yours when you sign up;</li>
+            <li>to recognise the texts you send to your journal number and save them to your journal;</li>
+            <li>to send the daily prompts, reminders and weekly recaps you choose, and replies to HELP, STOP and START;</li>
+            <li>to send important account notices, such as the end of your free trial.</li>
+          </ul>
+          <p>
+            Message frequency varies, up to 2 msgs/day. Msg &amp; data rates may apply. Daily prompts are optional and can be turned off
+            in your settings at any time.
+          </p>
+        </LegalSection>
+
+        <LegalSection id="opting-out" title="Opting out of text messages">
+          <p>
+            Reply <strong>STOP</strong> to your journal number at any time and we will stop sending you text messages. We send one
+            message to confirm, then nothing more. Reply <strong>START</strong> to receive messages again, or <strong>HELP</strong> for
+            help. Opting out of texts does not cancel your subscription; you can cancel in your settings.
+          </p>
+        </LegalSection>
+
+        <LegalSection id="sharing" title="We never share or sell your phone number">
+          <p>
+            <strong>
+              Phone numbers and SMS opt-in data are never shared with or sold to third parties or affiliates, for marketing or any other
+              purpose.
+            </strong>{' '}
+            We do not sell any of your data, we do not show ads, and we do not use your journal to profile you.
+          </p>
+          <p>
+            Your messages travel through the telecom carriers and the messaging service that deliver texts, which handle them only to
+            deliver them. We disclose information when the law requires it, and we will tell you first where the law allows.
+          </p>
+        </LegalSection>
+
+        <LegalSection id="security" title="How we protect your journal">
+          <ul>
+            <li>Journal entries are encrypted at rest with AES-256 and in transit with TLS.</li>
+            <li>Only you can read your entries. Our team sees account counts and masked phone numbers, never your journal text.</li>
+            <li>Photo metadata, such as location, is removed when photos are saved.</li>
+          </ul>
+        </LegalSection>
+
+        <LegalSection id="your-choices" title="Your choices">
+          <ul>
+            <li>Export your journal as a PDF or plain text at any time from the web app.</li>
+            <li>Change your reminder time, time zone, prompts and weekly recap in your settings.</li>
+            <li>
+              Ask us to delete your account and journal by writing to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+            </li>
+          </ul>
+        </LegalSection>
+
+        <LegalSection id="changes" title="Changes to this policy">
+          <p>
+            If we change this policy we will post the new version on this page with a new effective date. If a change affects how we
+            use your phone number or journal, we will tell you by email or text before it takes effect.
+          </p>
+        </LegalSection>
+
+        <LegalSection id="contact" title="Contact us">
+          <p>
+            Questions about your privacy? Write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> or visit our{' '}
+            <Link to="/support">support page</Link>. You can also read our <Link to="/terms">Terms of Service</Link>.
+          </p>
+          <p>
+            <Link to="/">Back to home</Link> · <a href="/auth?tab=signin">Sign in</a> · <a href="/auth?tab=signup">Create an account</a>
+          </p>
+        </LegalSection>
+      </LegalArticle>
+    </PublicLayout>
+  );
 }

@@ -1,3 +1,34 @@
+import { TriangleAlert } from 'lucide-react';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { messages } from '../../../shared/messages';
+import { ctaClasses } from '../../components/marketing/cta';
+import { pageTitle } from '../../seo/meta';
+import { PageHead } from '../../seo/PageHead';
+
+/** What went wrong, in one line: '404 Not Found' for a route response, else the error's message. */
+export function describeRouteError(error: unknown): string {
+  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim();
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : 'Unknown error';
+}
+
+/** The router's error screen, shown when a page throws while loading or rendering. */
 export function RouteErrorPage() {
-  return <main className="p-8">RouteErrorPage</main>;
+  const error = useRouteError();
+  return (
+    <main className="flex min-h-dvh items-center justify-center bg-paper px-5 py-16 text-ink">
+      <PageHead title={pageTitle('Error')} robots="noindex" />
+      <div role="alert" className="w-full max-w-lg rounded-3xl border border-stone-200 bg-white p-8 text-center shadow-sm sm:p-10">
+        <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-amber-100 text-amber-800">
+          <TriangleAlert aria-hidden="true" className="size-6" />
+        </span>
+        <h1 className="mt-5 font-serif text-3xl font-semibold">{messages.routeError.heading}</h1>
+        <p className="mt-3 rounded-lg bg-stone-100 px-4 py-3 font-mono text-sm break-words text-stone-700">{describeRouteError(error)}</p>
+        {/* A full page load, so the app starts afresh after the error. */}
+        <a href="/" className={ctaClasses('primary', 'lg', 'mt-8')}>
+          {messages.notFound.home}
+        </a>
+      </div>
+    </main>
+  );
 }

@@ -1,0 +1,45 @@
+/**
+ * The two subscription plans as people see them (DESIGN section 10: $5.99 monthly, $49.99 yearly,
+ * "Save $21.89 (30%)" everywhere). Billing maps a plan id to its provider price.
+ */
+export type PlanId = 'monthly' | 'yearly';
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** Price per billing interval, in US cents. */
+  priceCents: number;
+  interval: 'month' | 'year';
+}
+
+export const PLANS: Record<PlanId, Plan> = {
+  monthly: { id: 'monthly', name: 'Monthly', priceCents: 599, interval: 'month' },
+  yearly: { id: 'yearly', name: 'Yearly', priceCents: 4999, interval: 'year' },
+};
+
+export const PLAN_IDS: readonly PlanId[] = ['monthly', 'yearly'];
+
+export const CURRENCY = 'USD';
+
+/** What every plan includes (spec section 1). */
+export const PLAN_FEATURES = [
+  'Unlimited entries',
+  'Private, encrypted storage',
+  'Export at any time',
+  'Daily prompts and reminders',
+  'Photos by text (MMS)',
+  'Search by keyword, date or phrase',
+] as const;
+
+/** 599 → '$5.99'. */
+export function formatUsd(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/** What a year costs when paid month by month: $71.88. */
+export const YEARLY_PRICE_IF_MONTHLY_CENTS = PLANS.monthly.priceCents * 12;
+
+/** What the yearly plan saves against twelve monthly payments: $21.89, 30%. */
+export const YEARLY_SAVINGS_CENTS = YEARLY_PRICE_IF_MONTHLY_CENTS - PLANS.yearly.priceCents;
+export const YEARLY_SAVINGS_PERCENT = Math.round((YEARLY_SAVINGS_CENTS / YEARLY_PRICE_IF_MONTHLY_CENTS) * 100);
+export const YEARLY_SAVINGS_LABEL = `Save ${formatUsd(YEARLY_SAVINGS_CENTS)} (${YEARLY_SAVINGS_PERCENT}%)`;
