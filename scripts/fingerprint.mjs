@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const STAMP_FILE = 'dist/.web-build-stamp';
-const INPUTS = ['src/web', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build.mjs'];
+const INPUTS = ['src/web', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build.mjs', '.env'];
 
 function walk(path, out) {
   if (!existsSync(path)) return;
@@ -19,5 +19,7 @@ function walk(path, out) {
 export function inputFingerprint(root) {
   const lines = [];
   for (const input of INPUTS) walk(join(root, input), lines);
+  // The public pages print the journal number, so a new number means a new build.
+  lines.push(`JOURNAL_NUMBER=${process.env.VITE_JOURNAL_NUMBER ?? process.env.JOURNAL_NUMBER ?? ''}`);
   return createHash('sha256').update(lines.join('\n').replaceAll(root, '')).digest('hex');
 }
