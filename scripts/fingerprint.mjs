@@ -20,6 +20,6 @@ export function inputFingerprint(root) {
   const lines = [];
   for (const input of INPUTS) walk(join(root, input), lines);
   // The public pages print the journal number, so a new number means a new build.
-  lines.push(`JOURNAL_NUMBER=${process.env.VITE_JOURNAL_NUMBER ?? process.env.JOURNAL_NUMBER ?? ''}`);
+  lines.push(`JOURNAL_NUMBER=${process.env.JOURNAL_NUMBER ?? ''}`);
   return createHash('sha256').update(lines.join('\n').replaceAll(root, '')).digest('hex');
 }
