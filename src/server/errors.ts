@@ -1,6 +1,10 @@
 /** The one error type services throw; the error handler maps its code to an HTTP status. */
 export const ErrorCode = {
   INVALID_INPUT: 400,
+  /** Wrong email or password (auth clients tell it apart from other 400s). */
+  INVALID_CREDENTIALS: 400,
+  /** A one-time token or link that is unknown, used or expired. */
+  INVALID_TOKEN: 400,
   UNAUTHORIZED: 401,
   ACCESS_REQUIRED: 402,
   FORBIDDEN: 403,
@@ -34,4 +38,6 @@ export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', me
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const invalidCredentials = (message: string) => new AppError('INVALID_CREDENTIALS', message);
+export const invalidToken = (message: string) => new AppError('INVALID_TOKEN', message);
 export const rateLimited = (message: string) => new AppError('RATE_LIMITED', message);

@@ -28,10 +28,22 @@ export async function requireUser(request: FastifyRequest, _reply: FastifyReply)
   const ctx = request.server.ctx;
   const claims = await verifyAccessToken(ctx.keys.accessToken, match[1]!, ctx.clock.now());
   if (!claims) throw unauthorized(messages.auth.sessionExpired);
+  // The session must still be live: signing out (or a password change) revokes its refresh-token
+  // family, and that ends the access tokens issued under it too.
   const user = await ctx.db
     .selectFrom('users')
     .select(['id', 'email', 'is_admin'])
     .where('id', '=', claims.userId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('refresh_tokens')
+          .select('refresh_tokens.id')
+          .where('refresh_tokens.family_id', '=', claims.sessionFamily)
+          .where('refresh_tokens.user_id', '=', claims.userId)
+          .where('refresh_tokens.revoked_at', 'is', null),
+      ),
+    )
     .executeTakeFirst();
   if (!user) throw unauthorized(messages.auth.sessionExpired);
   request.user = { id: user.id, email: user.email, isAdmin: user.is_admin === 1, sessionFamily: claims.sessionFamily };

@@ -1,0 +1,29 @@
+import { RATE_WINDOW_MS, SIGN_IN_FAILURES_PER_WINDOW, SIGN_UPS_PER_WINDOW } from '../../shared/limits';
+import type { RateLimit } from '../rate-limit';
+
+/** How long each one-time token works. */
+export const TOKEN_TTL_MINUTES = {
+  // Longer than the verification page's 10-minute wait, so a late YES still signs the person in.
+  phone_verification: 30,
+  sign_in_link: 10,
+  recovery: 60,
+} as const;
+
+/**
+ * Server-side limits (DESIGN section 8). Per-IP caps are loose: many people can share one
+ * address (offices, carriers), and behind an unconfigured proxy every request shares one.
+ */
+export const AUTH_LIMITS = {
+  signUpsPerPhone: { limit: SIGN_UPS_PER_WINDOW, windowMs: RATE_WINDOW_MS },
+  signUpsPerEmail: { limit: SIGN_UPS_PER_WINDOW, windowMs: RATE_WINDOW_MS },
+  signUpsPerIp: { limit: 60, windowMs: RATE_WINDOW_MS },
+  signInFailuresPerEmail: { limit: SIGN_IN_FAILURES_PER_WINDOW, windowMs: RATE_WINDOW_MS },
+  signInFailuresPerIp: { limit: 50, windowMs: RATE_WINDOW_MS },
+  recoveriesPerEmail: { limit: 3, windowMs: RATE_WINDOW_MS },
+  recoveriesPerIp: { limit: 20, windowMs: RATE_WINDOW_MS },
+} satisfies Record<string, RateLimit>;
+
+/** Where a request came from (the proxy-aware client address). */
+export interface Client {
+  ip: string;
+}

@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { recoverSchema, verifyRecoverySchema } from '../../shared/auth-schemas';
+import { messages } from '../../shared/messages';
+import type { AppContext } from '../context';
+import { invalidToken, rateLimited } from '../errors';
+import { hit, rateLimitKey } from '../rate-limit';
+import { AUTH_LIMITS, type Client } from './limits';
+import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
+import { recoveryMail } from './recovery-mail';
+import { findUserByEmail } from './repo';
+import { startSession, type SessionGrant } from './sessions';
+
+/** The reset page the e-mail links to; it verifies the token with POST /api/auth/verify. */
+export function recoveryLink(ctx: AppContext, token: string): string {
+  return `${ctx.config.publicUrl}/reset-password?token_hash=${encodeURIComponent(token)}&type=recovery`;
+}
+
+/**
+ * E-mails a password-reset link when the address has an account. The answer is the same either
+ * way, and an address asked about too often is quietly skipped, so neither reveals who has one.
+ */
+export async function requestRecovery(ctx: AppContext, input: z.infer<typeof recoverSchema>, client: Client): Promise<void> {
+  if (!(await hit(ctx, rateLimitKey('recover-ip', client.ip), AUTH_LIMITS.recoveriesPerIp))) throw rateLimited(messages.generic.rateLimited);
+  if (!(await hit(ctx, rateLimitKey('recover-email', input.email), AUTH_LIMITS.recoveriesPerEmail))) return;
+  const user = await findUserByEmail(ctx.db, input.email);
+  if (!user) return;
+  const token = await issueOneTimeToken(ctx.db, ctx.clock.now(), user.id, 'recovery');
+  await ctx.mail.send(recoveryMail(user.email, recoveryLink(ctx, token)));
+}
+
+/** Trades a recovery link's token for a session (single use), so the reset page can set a password. */
+export async function verifyRecovery(ctx: AppContext, input: z.infer<typeof verifyRecoverySchema>): Promise<SessionGrant> {
+  const raw = input.token_hash;
+  if (input.type !== 'recovery' || !raw) throw invalidToken(messages.reset.invalidText);
+  const grant = await ctx.db.transaction().execute(async (trx) => {
+    const userId = await consumeOneTimeToken(trx, ctx.clock.now(), 'recovery', raw);
+    return userId ? startSession(ctx, trx, userId) : undefined;
+  });
+  if (!grant) throw invalidToken(messages.reset.invalidText);
+  return grant;
+}

@@ -1,0 +1,55 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { USER_VERIFIED_EVENT, verificationTokenSchema } from '../../shared/auth-schemas';
+import { parseInput } from '../http/validate';
+import { watchPhoneVerification } from './phone-verification';
+
+// Proxies drop connections that stay silent; a comment line every 25 s keeps this one open.
+const HEARTBEAT_MS = 25_000;
+
+/**
+ * GET /verification-events?verification_token=…: server-sent events for the (signed-out)
+ * verification page. Sends USER_VERIFIED once the phone is verified, then ends the stream.
+ */
+export async function verificationEventRoutes(app: FastifyInstance): Promise<void> {
+  const open = new Set<PassThrough>();
+  app.addHook('preClose', async () => {
+    for (const stream of open) stream.end();
+  });
+
+  app.get('/verification-events', async (request, reply) => {
+    const { verification_token } = parseInput(verificationTokenSchema, request.query);
+    const stream = new PassThrough();
+    stream.write('retry: 2000\n: connected\n\n');
+    let closed = false;
+    let stopWatching: (() => void) | undefined;
+    const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    const cleanUp = () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      stopWatching?.();
+      open.delete(stream);
+      stream.end();
+    };
+    open.add(stream);
+    stream.on('close', cleanUp);
+    reply.raw.on('close', cleanUp);
+    try {
+      stopWatching = await watchPhoneVerification(app.ctx, verification_token, () => {
+        stream.write(`event: ${USER_VERIFIED_EVENT}\ndata: ${JSON.stringify({ verified: true })}\n\n`);
+        cleanUp();
+      });
+    } catch (error) {
+      cleanUp();
+      throw error;
+    }
+    // Verified while we were subscribing: the stream is already done, stop listening too.
+    if (closed) stopWatching();
+    return reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache, no-transform')
+      .header('x-accel-buffering', 'no')
+      .send(stream);
+  });
+}

@@ -1,0 +1,44 @@
+import { EMAIL_MAX_LENGTH, SIGNUP_PASSWORD_MIN_LENGTH } from './limits';
+
+/**
+ * Input-safety and password rules from spec section 5, used by the web forms and the server alike.
+ */
+
+/** Fragments that mark an input as an injection attempt (spec 5: sign-in and sign-up). */
+export const SUSPICIOUS_INPUT_PATTERN =
+  /<\s*script|javascript:|vbscript:|onload\s*=|onerror\s*=|eval\s*\(|expression\s*\(|<\s*iframe|<\s*object|<\s*embed/i;
+
+export function isSuspiciousInput(value: string): boolean {
+  return SUSPICIOUS_INPUT_PATTERN.test(value);
+}
+
+/** Trims an e-mail address and cuts it to the stored maximum. */
+export function cleanEmail(value: string): string {
+  return value.trim().slice(0, EMAIL_MAX_LENGTH);
+}
+
+/** A deliberately loose shape check: something@something.tld, no spaces. */
+export function isEmailShaped(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
+
+export interface PasswordChecks {
+  minLength: boolean;
+  uppercase: boolean;
+  lowercase: boolean;
+  digit: boolean;
+}
+
+/** Each sign-up password requirement, so a form can show them as a live checklist. */
+export function checkSignUpPassword(password: string): PasswordChecks {
+  return {
+    minLength: password.length >= SIGNUP_PASSWORD_MIN_LENGTH,
+    uppercase: /[A-Z]/.test(password),
+    lowercase: /[a-z]/.test(password),
+    digit: /\d/.test(password),
+  };
+}
+
+export function isStrongSignUpPassword(password: string): boolean {
+  return Object.values(checkSignUpPassword(password)).every(Boolean);
+}
