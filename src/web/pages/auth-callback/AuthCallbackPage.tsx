@@ -1,3 +1,64 @@
+import { useEffect } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { messages } from '../../../shared/messages';
+import { exchangeSignInLink } from '../../api/auth';
+import { NetworkError } from '../../api/errors';
+import { Alert } from '../../components/ui/Alert';
+import { Button, buttonClasses } from '../../components/ui/Button';
+import { PageHead } from '../../seo/PageHead';
+import { Spinner } from '../../components/ui/Spinner';
+import { useAuth } from '../../features/auth/auth-context';
+import { AuthLayout } from '../../features/auth/AuthLayout';
+import { isSafeAppPath } from '../../features/auth/redirect';
+import { useOneTimeExchange } from '../../features/auth/useOneTimeExchange';
+
+/** The target of a sign-in link (the phone-verification auth_link): trades ?token= for a session. */
 export function AuthCallbackPage() {
-  return <main className="p-8">AuthCallbackPage</main>;
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { acceptSession } = useAuth();
+  const exchange = useOneTimeExchange(token, exchangeSignInLink);
+
+  const redirectTo = (location.state as { redirectTo?: unknown } | null)?.redirectTo;
+  const destination = isSafeAppPath(redirectTo) ? redirectTo : '/journal';
+
+  useEffect(() => {
+    if (exchange.status !== 'done') return;
+    acceptSession(exchange.value);
+    navigate(destination, { replace: true });
+  }, [exchange, acceptSession, navigate, destination]);
+
+  if (!token || exchange.status === 'failed') {
+    const offline = exchange.status === 'failed' && exchange.error instanceof NetworkError;
+    return (
+      <AuthLayout title={offline ? "We couldn't sign you in" : 'Sign-in link invalid'}>
+        <PageHead title="Signing in · Jotline" robots="noindex" />
+        <div className="space-y-5">
+          <Alert tone="error">{offline ? messages.signIn.connection : messages.auth.invalidLink}</Alert>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            {offline && (
+              <Button className="sm:flex-1" onClick={() => window.location.reload()}>
+                Try again
+              </Button>
+            )}
+            <Link to="/sign-in" className={buttonClasses(offline ? 'secondary' : 'primary', 'md', 'sm:flex-1')}>
+              {messages.reset.goToSignIn}
+            </Link>
+          </div>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title="Signing you in">
+      <PageHead title="Signing in · Jotline" robots="noindex" />
+      <div className="flex items-center gap-3 text-sm text-stone-600">
+        <Spinner className="size-5 text-brand-700" label="Signing you in" />
+        Opening your journal...
+      </div>
+    </AuthLayout>
+  );
 }

@@ -1,3 +1,54 @@
+import { useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { PageHead } from '../../seo/PageHead';
+import { clearPendingVerification, loadPendingVerification, type PendingVerification } from '../../features/auth/pending-verification';
+import { isSafeAppPath } from '../../features/auth/redirect';
+import { VerificationPanel } from './VerificationPanel';
+import { usePhoneVerification } from './usePhoneVerification';
+
+/** Where the auth link points inside this app ('/auth/callback?token=…'), whatever host it names. */
+export function appPathOfAuthLink(authLink: string): string | null {
+  try {
+    const url = new URL(authLink, window.location.origin);
+    return url.pathname === '/auth/callback' ? `${url.pathname}${url.search}` : null;
+  } catch {
+    return null;
+  }
+}
+
 export function PhoneVerificationPage() {
-  return <main className="p-8">PhoneVerificationPage</main>;
+  const location = useLocation();
+  const [pending] = useState(() => loadPendingVerification(location.state));
+  if (!pending) return <Navigate to="/sign-up" replace />;
+  return <PhoneVerification pending={pending} />;
+}
+
+function PhoneVerification({ pending }: { pending: PendingVerification }) {
+  const navigate = useNavigate();
+  const { state, checkNow, retry } = usePhoneVerification({
+    verificationToken: pending.verificationToken,
+    onVerified(authLink) {
+      clearPendingVerification();
+      const path = appPathOfAuthLink(authLink);
+      if (!path) return window.location.assign(authLink);
+      const redirectTo = isSafeAppPath(pending.redirectTo) ? pending.redirectTo : undefined;
+      navigate(path, { replace: true, state: { redirectTo } });
+    },
+    onTimeout() {
+      clearPendingVerification();
+      navigate('/sign-up?timeout=true', { replace: true });
+    },
+  });
+
+  const backToSignUp = () => {
+    clearPendingVerification();
+    navigate('/sign-up');
+  };
+
+  return (
+    <>
+      <PageHead title="Check your phone · Jotline" robots="noindex" />
+      <VerificationPanel phone={pending.phone} state={state} onCheckAgain={checkNow} onRetry={retry} onBackToSignUp={backToSignUp} />
+    </>
+  );
 }

@@ -1,3 +1,63 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Alert } from '../../components/ui/Alert';
+import { PageHead } from '../../seo/PageHead';
+import { messages } from '../../../shared/messages';
+import { AuthLayout, textLinkClasses } from '../../features/auth/AuthLayout';
+import { ForgotPasswordForm } from './ForgotPasswordForm';
+import { SignInForm } from './SignInForm';
+
+type Mode = 'signIn' | 'forgotPassword';
+
 export function SignInPage() {
-  return <main className="p-8">SignInPage</main>;
+  const [mode, setMode] = useState<Mode>('signIn');
+  const [email, setEmail] = useState('');
+  const [resetSent, setResetSent] = useState(false);
+
+  if (mode === 'forgotPassword') {
+    return (
+      <AuthLayout title="Reset your password" description="Enter the email you signed up with and we'll send you a link to set a new password.">
+        <PageHead title="Reset your password · Jotline" robots="noindex" />
+        <ForgotPasswordForm
+          email={email}
+          onEmailChange={setEmail}
+          onBack={() => setMode('signIn')}
+          onSent={() => {
+            setResetSent(true);
+            setMode('signIn');
+          }}
+        />
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      description="Sign in to read, search and export your journal."
+      footer={
+        <>
+          New to Jotline?{' '}
+          <Link to="/sign-up" className={textLinkClasses}>
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      <PageHead title="Sign in · Jotline" robots="noindex" />
+      {resetSent && (
+        <Alert tone="success" title={messages.reset.sentTitle} className="mb-5">
+          {messages.reset.sent}
+        </Alert>
+      )}
+      <SignInForm
+        email={email}
+        onEmailChange={setEmail}
+        onForgotPassword={() => {
+          setResetSent(false);
+          setMode('forgotPassword');
+        }}
+      />
+    </AuthLayout>
+  );
 }

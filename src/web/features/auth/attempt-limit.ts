@@ -1,0 +1,41 @@
+import { RATE_WINDOW_MS } from '../../../shared/limits';
+
+/**
+ * A sliding-window attempt counter kept in localStorage (spec 9: sign-in 5 and sign-up 3 attempts
+ * per 15 minutes, counted in the browser). The server enforces its own limits as well.
+ */
+export interface AttemptLimit {
+  /** Records an attempt if one is allowed now; false when the window is full. */
+  tryAttempt(now?: number): boolean;
+  reset(): void;
+}
+
+export function attemptLimit(storageKey: string, maxAttempts: number, windowMs = RATE_WINDOW_MS): AttemptLimit {
+  const recent = (now: number): number[] => {
+    try {
+      const stored: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '[]');
+      return Array.isArray(stored) ? stored.filter((t): t is number => typeof t === 'number' && now - t < windowMs) : [];
+    } catch {
+      return [];
+    }
+  };
+  return {
+    tryAttempt(now = Date.now()) {
+      const attempts = recent(now);
+      if (attempts.length >= maxAttempts) return false;
+      try {
+        localStorage.setItem(storageKey, JSON.stringify([...attempts, now]));
+      } catch {
+        // Storage unavailable: the server's limit still applies.
+      }
+      return true;
+    },
+    reset() {
+      try {
+        localStorage.removeItem(storageKey);
+      } catch {
+        // Nothing to reset.
+      }
+    },
+  };
+}

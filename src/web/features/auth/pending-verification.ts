@@ -1,0 +1,45 @@
+/**
+ * What sign-up hands to the phone-verification page: carried in router state and mirrored in
+ * sessionStorage so a reload of /phone-verification keeps working.
+ */
+export interface PendingVerification {
+  /** E.164. */
+  phone: string;
+  verificationToken: string;
+  /** Where the server says to go once signed in. */
+  redirectTo?: string;
+}
+
+const STORAGE_KEY = 'jotline.pendingVerification';
+
+function isPending(value: unknown): value is PendingVerification {
+  const v = value as Partial<PendingVerification> | null;
+  return !!v && typeof v.phone === 'string' && !!v.phone && typeof v.verificationToken === 'string' && !!v.verificationToken;
+}
+
+export function savePendingVerification(pending: PendingVerification): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(pending));
+  } catch {
+    // Router state still carries it; only a reload would lose it.
+  }
+}
+
+/** Router state first, then what this tab saved. */
+export function loadPendingVerification(routerState: unknown): PendingVerification | null {
+  if (isPending(routerState)) return routerState;
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null');
+    return isPending(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+export function clearPendingVerification(): void {
+  try {
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Nothing saved.
+  }
+}

@@ -1,0 +1,70 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '../../../shared/messages';
+import { fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
+import { sessionStore } from '../../api/session-store';
+import { RequireAuth } from '../../features/auth/guards';
+import { renderApp, stubPage } from '../../features/auth/render-app';
+import { JournalPage } from './JournalPage';
+
+const routes = [{ path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> }, stubPage('/'), stubPage('/sign-in'), stubPage('/settings')];
+const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
+
+let api: FakeApi;
+beforeEach(() => {
+  api = installFakeApi();
+  sessionStore.set(fakeSession({ access_token: 'token-1' }));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function openMenu() {
+  const user = userEvent.setup({ delay: null });
+  await user.click(screen.getByRole('button', { name: 'Account menu' }));
+  return user;
+}
+
+describe('journal shell', () => {
+  it('shows the header and how to write the first entry from this phone', () => {
+    renderApp(routes, ['/journal']);
+    expect(screen.getByText(messages.journal.tagline)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Welcome to your journal' })).toBeInTheDocument();
+    expect(screen.getByText('Text your journal number from this phone')).toBeInTheDocument();
+    expect(screen.getByText('(202) 555-0123')).toBeInTheDocument();
+  });
+
+  it('has Settings in the account menu', async () => {
+    renderApp(routes, ['/journal']);
+    await openMenu();
+    expect(await screen.findByRole('menuitem', { name: 'Settings' })).toHaveAttribute('href', '/settings');
+    expect(screen.getByRole('menuitem', { name: 'Export' })).toBeInTheDocument();
+  });
+
+  it('signs out from the account menu and goes home', async () => {
+    api.on('POST /api/auth/logout', reply(204));
+    const app = renderApp(routes, ['/journal']);
+    const user = await openMenu();
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
+
+    expect(await screen.findByText('/ page')).toBeInTheDocument();
+    expect(app.path()).toBe('/');
+    expect(sessionStore.get()).toBeNull();
+    expect(await toasts().findByText(messages.signOut.done)).toBeInTheDocument();
+    await waitFor(() => expect(api.requestsTo('POST /api/auth/logout')).toHaveLength(1));
+    const [logout] = api.requestsTo('POST /api/auth/logout');
+    expect(logout!.body).toEqual({ scope: 'local' });
+    expect(logout!.headers.Authorization).toBe('Bearer token-1');
+  });
+
+  it('still signs out when the server cannot be reached', async () => {
+    api.on('POST /api/auth/logout', networkDown);
+    const app = renderApp(routes, ['/journal']);
+    const user = await openMenu();
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
+    expect(await toasts().findByText(messages.signOut.done)).toBeInTheDocument();
+    expect(app.path()).toBe('/');
+    expect(sessionStore.get()).toBeNull();
+  });
+});
