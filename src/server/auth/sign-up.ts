@@ -85,7 +85,7 @@ export async function signUp(ctx: AppContext, request: SignUpRequest, client: Cl
   await enforceSignUpLimits(ctx, values.email, values.phoneNumber, client);
   const passwordHash = await hashPassword(values.password);
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    const account = await ctx.db.transaction().execute(async (trx) => {
       await refuseTakenIdentity(trx, values.email, values.phoneNumber);
       const userId = await createAccount(trx, ctx.clock, { email: values.email, phone: values.phoneNumber, passwordHash, timezone: values.timezone });
       const verificationToken = await issueOneTimeToken(trx, ctx.clock.now(), userId, 'phone_verification');
@@ -95,6 +95,9 @@ export async function signUp(ctx: AppContext, request: SignUpRequest, client: Cl
       );
       return { userId, verificationToken };
     });
+    // Queued inside the transaction, where another connection could not see it yet: send it now.
+    ctx.outbox.kick();
+    return account;
   } catch (error) {
     // Two sign-ups raced past the check: answer the loser as if it had come second.
     if (isUniqueViolation(error)) await refuseTakenIdentity(ctx.db, values.email, values.phoneNumber);

@@ -1,6 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import { inboundProcessingSettled } from '../sms/inbound';
+import { jobDefinitions, OUTBOUND_SENDER } from './definitions';
+import { createScheduler, type JobDefinition } from './scheduler';
 
-/** Starts the background scheduler when the app is ready and stops it on close. */
-export function registerJobs(_app: FastifyInstance): void {
-  // The SMS slice wires the outbound sender, inbound sweep and reminders here.
+/**
+ * Starts the background scheduler when the app is ready (unless JOBS=off; tests call the job
+ * functions directly) and stops it on close, after in-flight inbound processing has finished.
+ */
+export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDefinitions): void {
+  const ctx = app.ctx;
+  const log = app.log.child({ component: 'jobs' });
+  const scheduler = ctx.config.jobs ? createScheduler(ctx, jobs, log) : undefined;
+  if (scheduler) {
+    // A queued text goes out now rather than at the next tick.
+    ctx.outbox.kick = () => scheduler.trigger(OUTBOUND_SENDER);
+    app.addHook('onReady', async () => scheduler.start());
+  }
+  // Registered after the database's own hook, so it runs first (onClose runs in reverse).
+  app.addHook('onClose', async () => {
+    await scheduler?.stop();
+    await inboundProcessingSettled(ctx);
+  });
 }

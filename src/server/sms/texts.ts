@@ -1,8 +1,11 @@
 /**
  * Every automated text, in one place. Carrier rules (CTIA, A2P 10DLC): the verification and opt-in
- * texts carry the brand, the frequency, the rates line and STOP/HELP.
+ * texts carry the brand, the frequency, the rates line and STOP/HELP; the HELP reply carries the brand
+ * and a support contact. Plain ASCII only: one curly quote would switch a text to UCS-2 and double
+ * its segments.
  */
 export const BRAND = 'Jotline';
+export const SUPPORT_EMAIL = 'support@jotline.app';
 const FREQUENCY = 'Msg frequency varies, up to 2 msgs/day.';
 const RATES = 'Msg & data rates may apply.';
 const KEYWORDS = 'Reply HELP for help, STOP to opt out.';
@@ -10,4 +13,22 @@ const KEYWORDS = 'Reply HELP for help, STOP to opt out.';
 export const smsTexts = {
   verification: () =>
     `${BRAND}: Reply YES to verify your phone and start journaling by text. ${FREQUENCY} ${RATES} ${KEYWORDS}`,
+
+  /** After YES: the opt-in confirmation. */
+  welcome: () =>
+    `${BRAND}: Your phone is verified. Text this number anytime to add to your journal. ${FREQUENCY} ${RATES} ${KEYWORDS}`,
+
+  optedOut: () =>
+    `${BRAND}: You are unsubscribed and will get no more texts from us. Reply START to resubscribe.`,
+
+  optedIn: () => `${BRAND}: You are resubscribed to texts. ${FREQUENCY} ${RATES} ${KEYWORDS}`,
+
+  help: (publicUrl: string) =>
+    `${BRAND}: Text this number to add to your journal; read it at ${publicUrl}. Help: ${SUPPORT_EMAIL}. ${RATES} Reply STOP to opt out.`,
+
+  signUpHint: (publicUrl: string) =>
+    `${BRAND}: This number is not linked to a journal yet. Sign up at ${publicUrl}/sign-up to start journaling by text. Reply STOP to opt out.`,
+
+  subscribeToContinue: (publicUrl: string) =>
+    `${BRAND}: Your text is saved in your journal, but your access has ended. Subscribe at ${publicUrl}/subscribe to keep journaling. Reply STOP to opt out.`,
 };

@@ -1,0 +1,11 @@
+import { sendDueMessages } from '../sms/outbound';
+import { sweepInboundMessages } from '../sms/inbound-sweep';
+import type { JobDefinition } from './scheduler';
+
+export const OUTBOUND_SENDER = 'outbound-sender';
+
+/** Every background job. Each claims its own work in the database, so every instance may run them. */
+export const jobDefinitions: JobDefinition[] = [
+  { name: OUTBOUND_SENDER, everyMs: 1_000, run: (ctx) => sendDueMessages(ctx) },
+  { name: 'inbound-sweep', everyMs: 10_000, run: (ctx) => sweepInboundMessages(ctx) },
+];

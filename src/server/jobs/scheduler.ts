@@ -1,0 +1,90 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context';
+
+/** A named piece of background work the scheduler runs every `everyMs` (and on demand). */
+export interface JobDefinition {
+  name: string;
+  everyMs: number;
+  run(ctx: AppContext): Promise<unknown>;
+}
+
+export interface Scheduler {
+  start(): void;
+  /** Stops the loop and waits for running jobs to finish. */
+  stop(): Promise<void>;
+  /** Runs a job soon; calls within the debounce window collapse into one run. */
+  trigger(name: string): void;
+}
+
+const TICK_MS = 250;
+// Zero still folds a synchronous burst of kicks into one run, and sends a fresh text at once.
+const TRIGGER_DEBOUNCE_MS = 0;
+
+interface JobState {
+  job: JobDefinition;
+  nextRunAt: number;
+  running?: Promise<void>;
+  /** Triggered while running: run once more when done. */
+  again: boolean;
+  triggerTimer?: NodeJS.Timeout;
+}
+
+/**
+ * A small in-process loop. Jobs claim their work in the database, so one of these per instance is
+ * safe. A failing job is logged (never with message bodies) and the loop carries on.
+ */
+export function createScheduler(ctx: AppContext, jobs: JobDefinition[], log: FastifyBaseLogger): Scheduler {
+  const states = new Map<string, JobState>(jobs.map((job) => [job.name, { job, nextRunAt: 0, again: false }]));
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+
+  const run = (state: JobState): void => {
+    if (stopped) return;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    state.nextRunAt = Date.now() + state.job.everyMs;
+    state.running = state.job
+      .run(ctx)
+      .then(
+        () => undefined,
+        (err: unknown) => log.error({ job: state.job.name, err: err instanceof Error ? err.message : String(err) }, 'job failed'),
+      )
+      .finally(() => {
+        state.running = undefined;
+        if (state.again) {
+          state.again = false;
+          run(state);
+        }
+      });
+  };
+
+  const tick = (): void => {
+    const now = Date.now();
+    for (const state of states.values()) if (state.nextRunAt <= now) run(state);
+    timer = setTimeout(tick, TICK_MS);
+  };
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      tick();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      for (const state of states.values()) clearTimeout(state.triggerTimer);
+      await Promise.allSettled([...states.values()].map((s) => s.running));
+    },
+    trigger(name) {
+      const state = states.get(name);
+      if (!state || stopped || state.triggerTimer) return;
+      state.triggerTimer = setTimeout(() => {
+        state.triggerTimer = undefined;
+        run(state);
+      }, TRIGGER_DEBOUNCE_MS);
+    },
+  };
+}

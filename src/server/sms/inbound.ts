@@ -1,0 +1,89 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context';
+import { SYSTEM_SUBJECT } from '../crypto/encryption';
+import { newId } from '../ids';
+import type { SmsMedia } from '../journal/sms-entries';
+import { providerKeywordOf } from './keywords';
+import { processInboundMessage } from './process-inbound';
+import { insertMessageOnce } from './repo';
+
+/** One inbound text as the provider delivered it (Twilio's webhook fields, parsed). */
+export interface InboundText {
+  messageSid: string;
+  from: string;
+  to: string;
+  body: string;
+  media: SmsMedia[];
+  /** Twilio Advanced Opt-Out's classification (STOP, START, HELP); it has already replied. */
+  optOutType?: string;
+}
+
+/**
+ * Records an inbound text durably before anything else happens. The provider id is unique, so a
+ * redelivered webhook finds it recorded and is acknowledged without being processed twice.
+ */
+export async function recordInboundText(ctx: AppContext, text: InboundText): Promise<{ id: string; duplicate: boolean }> {
+  const now = ctx.clock.now().toISOString();
+  const id = newId();
+  const providerKeyword = providerKeywordOf(text.optOutType);
+  const inserted = await insertMessageOnce(ctx.db, {
+    id,
+    user_id: null,
+    direction: 'inbound',
+    provider_message_id: text.messageSid,
+    // Until processed, the kind says whether the provider already answered a keyword.
+    kind: providerKeyword ? `provider_${providerKeyword}` : 'inbound',
+    dedupe_key: null,
+    status: 'received',
+    from_number: text.from,
+    to_number: text.to,
+    body: ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, text.body),
+    media: text.media.length ? JSON.stringify(text.media) : null,
+    segments: null,
+    processing_ms: null,
+    error_code: null,
+    error_message: null,
+    entry_id: null,
+    entry_date: null,
+    claimed_at: null,
+    send_after: null,
+    created_at: now,
+    updated_at: now,
+  });
+  if (!inserted) return { id, duplicate: true };
+  ctx.simulators.sms?.receive({ id: text.messageSid, from: text.from, to: text.to, body: text.body, at: new Date().toISOString() });
+  return { id, duplicate: false };
+}
+
+// Background work per app, so closing an app (or a test) can wait for it.
+const inFlight = new WeakMap<AppContext, Set<Promise<unknown>>>();
+
+/** Processes a recorded text after the webhook has been answered. Failures are left for the sweep. */
+export function processInBackground(ctx: AppContext, id: string, log: FastifyBaseLogger): void {
+  const running = inFlight.get(ctx) ?? new Set();
+  inFlight.set(ctx, running);
+  const work = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => processInboundMessage(ctx, id))
+    .then((outcome) => {
+      if (outcome.status === 'failed') log.warn({ smsId: id, err: outcome.error }, 'inbound text not processed; the sweep retries it');
+    })
+    .catch((err: unknown) => log.error({ smsId: id, err: err instanceof Error ? err.message : String(err) }, 'inbound processing crashed'))
+    .finally(() => running.delete(work));
+  running.add(work);
+}
+
+/** Resolves when every text handed to processInBackground so far is done. */
+export async function inboundProcessingSettled(ctx: AppContext): Promise<void> {
+  const running = inFlight.get(ctx);
+  while (running && running.size) await Promise.allSettled([...running]);
+}
+
+/**
+ * The whole inbound pipeline, shared by the webhook and the dev phone: record durably, then process
+ * after the caller has answered. A duplicate delivery is acknowledged and ignored.
+ */
+export async function receiveInboundText(ctx: AppContext, text: InboundText, log: FastifyBaseLogger): Promise<{ id: string; duplicate: boolean }> {
+  const recorded = await recordInboundText(ctx, text);
+  if (!recorded.duplicate) processInBackground(ctx, recorded.id, log);
+  return recorded;
+}

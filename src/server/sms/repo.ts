@@ -1,0 +1,77 @@
+import type { Db } from '../db/database';
+import type { Insertable } from 'kysely';
+import type { Profile, SmsMessage, SmsMessagesTable } from '../db/tables';
+
+// SQL for sms_messages and the few profile fields the SMS rules touch. No rules here.
+
+export async function findMessage(db: Db, id: string): Promise<SmsMessage | undefined> {
+  return db.selectFrom('sms_messages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findOutboundByProviderId(db: Db, providerMessageId: string): Promise<SmsMessage | undefined> {
+  return db
+    .selectFrom('sms_messages')
+    .selectAll()
+    .where('provider_message_id', '=', providerMessageId)
+    .where('direction', '=', 'outbound')
+    .executeTakeFirst();
+}
+
+/** Inserts unless the provider id is already recorded; true when this call inserted it. */
+export async function insertMessageOnce(db: Db, row: Insertable<SmsMessagesTable>): Promise<boolean> {
+  const result = await db
+    .insertInto('sms_messages')
+    .values(row)
+    .onConflict((oc) => oc.column('provider_message_id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function updateMessage(db: Db, id: string, changes: Partial<SmsMessage>): Promise<void> {
+  await db.updateTable('sms_messages').set(changes).where('id', '=', id).execute();
+}
+
+export async function findProfileByPhone(db: Db, phone: string): Promise<Profile | undefined> {
+  return db.selectFrom('profiles').selectAll().where('phone_number', '=', phone).executeTakeFirst();
+}
+
+export async function findProfile(db: Db, userId: string): Promise<Profile | undefined> {
+  return db.selectFrom('profiles').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+/** Sets is_opted_out; true when it changed. */
+export async function setOptedOut(db: Db, userId: string, optedOut: boolean, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('profiles')
+    .set({ is_opted_out: optedOut ? 1 : 0, updated_at: now })
+    .where('id', '=', userId)
+    .where('is_opted_out', '=', optedOut ? 0 : 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Marks the phone verified (YES is also consent, so it opts in); true when it was unverified. */
+export async function markPhoneVerified(db: Db, userId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('profiles')
+    .set({ phone_verified: 1, is_opted_out: 0, updated_at: now })
+    .where('id', '=', userId)
+    .where('phone_verified', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The last keyword outcome (opt_out or opt_in) a number without an account texted. */
+export async function lastOptChoiceOf(db: Db, phone: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sms_messages')
+    .select('kind')
+    .where('direction', '=', 'inbound')
+    .where('from_number', '=', phone)
+    .where('processed', '=', 1)
+    .where('kind', 'in', ['opt_out', 'opt_in'])
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.kind;
+}

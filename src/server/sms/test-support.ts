@@ -1,0 +1,183 @@
+// Test helpers for the SMS slice: a fake Twilio REST API, real webhook signatures, and apps that
+// can share one database (to play several instances). Imported by tests only.
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { AppContext } from '../context';
+import type { SmsMessage } from '../db/tables';
+import { buildTestApp, type TestApp } from '../test/app';
+import { inboundProcessingSettled } from './inbound';
+
+export const TWILIO_SID = 'AC' + '0'.repeat(32);
+export const TWILIO_TOKEN = 'test-twilio-auth-token';
+export const JOURNAL_NUMBER = '+15555550100';
+export const PUBLIC_URL = 'http://jotline.test';
+
+export interface FakeTwilioMessage {
+  sid: string;
+  to: string;
+  from: string;
+  body: string;
+  statusCallback: string | null;
+}
+
+export interface FakeTwilio {
+  url: string;
+  /** Every accepted Messages.json post, oldest first. */
+  sent: FakeTwilioMessage[];
+  sentTo(phone: string): FakeTwilioMessage[];
+  /** The next `times` posts answer with this Twilio error instead of sending. */
+  failNext(failure: { status: number; code?: number }, times?: number): void;
+  close(): Promise<void>;
+}
+
+/** Twilio's Messages endpoint on 127.0.0.1, answering as Twilio does (201 + JSON, or an error). */
+export async function startFakeTwilio(): Promise<FakeTwilio> {
+  const sent: FakeTwilioMessage[] = [];
+  const failures: Array<{ status: number; code?: number }> = [];
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      const form = new URLSearchParams(raw);
+      const failure = failures.shift();
+      res.setHeader('content-type', 'application/json');
+      if (req.method !== 'POST' || !/\/Messages\.json$/.test(req.url ?? '')) {
+        res.writeHead(404).end(JSON.stringify({ code: 20404, message: 'Not found' }));
+      } else if (failure) {
+        res.writeHead(failure.status).end(JSON.stringify({ code: failure.code, message: 'refused', status: failure.status }));
+      } else {
+        const sid = 'SM' + randomBytes(16).toString('hex');
+        sent.push({ sid, to: form.get('To') ?? '', from: form.get('From') ?? '', body: form.get('Body') ?? '', statusCallback: form.get('StatusCallback') });
+        res.writeHead(201).end(JSON.stringify({ sid, status: 'queued' }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    sent,
+    sentTo: (phone) => sent.filter((m) => m.to === phone),
+    failNext(failure, times = 1) {
+      for (let i = 0; i < times; i++) failures.push(failure);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** X-Twilio-Signature: HMAC-SHA1 over the full URL followed by each sorted field name and value. */
+export function twilioSignature(url: string, params: Record<string, string>, token = TWILIO_TOKEN): string {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((acc, key) => acc + key + params[key], url);
+  return createHmac('sha1', token).update(data).digest('base64');
+}
+
+export interface SmsTestApp extends TestApp {
+  ctx: AppContext;
+  /** Settings another instance needs to share this one's database and keys. */
+  shared: { env: Record<string, string> };
+}
+
+/**
+ * A test app for the SMS slice: Twilio mode when `twilio` is given (else the simulator), on a
+ * database of its own — on PostgreSQL a fresh database, so no other test's sender claims our texts —
+ * or on `sameDatabaseAs`'s database, to play a second instance.
+ */
+export async function buildSmsTestApp(options: { twilio?: FakeTwilio; sameDatabaseAs?: SmsTestApp; env?: Record<string, string> } = {}): Promise<SmsTestApp> {
+  const own = options.sameDatabaseAs ? undefined : await ownDatabase();
+  const shared = options.sameDatabaseAs?.shared ?? { env: { DATABASE_URL: own!.url, MASTER_KEY: randomBytes(32).toString('base64') } };
+  const providerEnv: Record<string, string> = options.twilio
+    ? {
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: TWILIO_SID,
+        TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+        TWILIO_FROM: JOURNAL_NUMBER,
+        TWILIO_API_URL: options.twilio.url,
+      }
+    : { SMS_PROVIDER: 'simulator' };
+  const t = await buildTestApp({ PUBLIC_URL, JOURNAL_NUMBER, ...shared.env, ...providerEnv, ...options.env });
+  return {
+    ...t,
+    ctx: t.app.ctx,
+    shared,
+    async close() {
+      await t.close();
+      await own?.drop();
+    },
+  };
+}
+
+async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) {
+    const dir = mkdtempSync(join(tmpdir(), 'jotline-sms-'));
+    return { url: `sqlite:${join(dir, 'sms.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `jotline_sms_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    // The app's pool may still be saying goodbye; forcing would kill its sockets mid-close.
+    for (let attempt = 0; attempt < 30; attempt++) {
+      try {
+        return await admin(`drop database if exists ${name}`);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
+  return { url: url.toString(), drop };
+}
+
+/** Posts form fields to a Twilio webhook path, signed unless `signature` says otherwise. */
+export async function postTwilioWebhook(t: SmsTestApp, path: string, params: Record<string, string>, signature?: string | null) {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const sig = signature === undefined ? twilioSignature(`${PUBLIC_URL}${path}`, params) : signature;
+  if (sig !== null) headers['x-twilio-signature'] = sig;
+  return t.app.inject({ method: 'POST', url: path, headers, payload: new URLSearchParams(params).toString() });
+}
+
+export const newMessageSid = () => 'SM' + randomBytes(16).toString('hex');
+
+/** Texts the journal number from `from` (signed, as Twilio would) and waits for processing. */
+export async function textJournal(t: SmsTestApp, from: string, body: string, extra: Record<string, string> = {}) {
+  const params = { MessageSid: newMessageSid(), AccountSid: TWILIO_SID, From: from, To: JOURNAL_NUMBER, Body: body, NumMedia: '0', ...extra };
+  const res = await postTwilioWebhook(t, '/webhooks/twilio/sms', params);
+  await inboundProcessingSettled(t.ctx);
+  return { res, sid: params.MessageSid, params };
+}
+
+export async function inboundRow(t: SmsTestApp, messageSid: string): Promise<SmsMessage | undefined> {
+  return t.ctx.db.selectFrom('sms_messages').selectAll().where('provider_message_id', '=', messageSid).executeTakeFirst();
+}
+
+/** Outbound rows for a number, oldest first. */
+export async function outboundTo(t: SmsTestApp, phone: string): Promise<SmsMessage[]> {
+  return t.ctx.db
+    .selectFrom('sms_messages')
+    .selectAll()
+    .where('direction', '=', 'outbound')
+    .where('to_number', '=', phone)
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function profileOf(t: SmsTestApp, userId: string) {
+  return t.ctx.db.selectFrom('profiles').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+}

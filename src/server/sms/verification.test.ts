@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UserEvent } from '../events';
+import { appendSmsToDayEntry } from '../journal/sms-entries';
+import { buildUser, uniquePhone } from '../test/factories';
+import { sendDueMessages } from './outbound';
+import { buildSmsTestApp, inboundRow, outboundTo, profileOf, PUBLIC_URL, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from './test-support';
+
+vi.mock('../journal/sms-entries', () => ({ appendSmsToDayEntry: vi.fn() }));
+const append = vi.mocked(appendSmsToDayEntry);
+
+describe('who is texting', () => {
+  let twilio: FakeTwilio;
+  let t: SmsTestApp;
+  beforeAll(async () => {
+    twilio = await startFakeTwilio();
+    t = await buildSmsTestApp({ twilio });
+  });
+  afterAll(async () => {
+    await t.close();
+    await twilio.close();
+  });
+  beforeEach(() => {
+    append.mockReset();
+    append.mockResolvedValue({ entryId: 'entry-1', entryDate: '2026-11-22' });
+  });
+
+  describe('YES', () => {
+    it('verifies a pending phone, tells the open pages and sends the opt-in confirmation', async () => {
+      const user = await buildUser(t, { verified: false });
+      const events: UserEvent[] = [];
+      const unsubscribe = t.ctx.events.subscribe(user.id, (e) => events.push(e));
+      const { sid } = await textJournal(t, user.phone, ' yes ');
+      unsubscribe();
+      await sendDueMessages(t.ctx);
+
+      expect((await profileOf(t, user.id)).phone_verified).toBe(1);
+      expect(events).toContainEqual({ type: 'profile.updated', phone_verified: true });
+      expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'verify', user_id: user.id });
+      const [welcome] = twilio.sentTo(user.phone);
+      expect(welcome!.body).toMatch(/^Jotline/);
+      expect(welcome!.body).toContain('Msg frequency varies, up to 2 msgs/day');
+      expect(welcome!.body).toContain('Msg & data rates may apply');
+      expect(welcome!.body).toContain('HELP');
+      expect(welcome!.body).toContain('STOP');
+      expect(append).not.toHaveBeenCalled();
+    });
+
+    it('opts an opted-out, verified user back in', async () => {
+      const user = await buildUser(t);
+      await textJournal(t, user.phone, 'STOP');
+      await textJournal(t, user.phone, 'YES');
+      expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
+      expect((await outboundTo(t, user.phone)).map((m) => m.kind).sort()).toEqual(['opt_in_confirmation', 'opt_out_confirmation']);
+      expect(append).not.toHaveBeenCalled();
+    });
+
+    it('is journal text from a verified, subscribed user', async () => {
+      const user = await buildUser(t);
+      await textJournal(t, user.phone, 'YES');
+      expect(append).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ userId: user.id, text: 'YES' }));
+      expect(await outboundTo(t, user.phone)).toEqual([]);
+    });
+  });
+
+  it('asks an unverified user to reply YES, once a day', async () => {
+    const user = await buildUser(t, { verified: false });
+    const { sid } = await textJournal(t, user.phone, 'hello');
+    await textJournal(t, user.phone, 'anyone there?');
+    await sendDueMessages(t.ctx);
+    const texts = twilio.sentTo(user.phone);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.body).toMatch(/Reply YES/);
+    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unverified' });
+    expect(append).not.toHaveBeenCalled();
+  });
+
+  it('sends an unknown number one sign-up hint a day', async () => {
+    const stranger = uniquePhone();
+    const { sid } = await textJournal(t, stranger, 'hello?');
+    await textJournal(t, stranger, 'hello??');
+    await sendDueMessages(t.ctx);
+    let texts = twilio.sentTo(stranger);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.body).toContain(`${PUBLIC_URL}/sign-up`);
+    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unknown_number', user_id: null });
+
+    t.clock.advance(24 * 60 * 60 * 1000);
+    await textJournal(t, stranger, 'hello again');
+    await sendDueMessages(t.ctx);
+    texts = twilio.sentTo(stranger);
+    expect(texts).toHaveLength(2);
+  });
+});

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SYSTEM_SUBJECT } from '../crypto/encryption';
+import { appendSmsToDayEntry } from '../journal/sms-entries';
+import { buildUser, uniquePhone } from '../test/factories';
+import { inboundProcessingSettled } from './inbound';
+import { EMPTY_TWIML } from './routes';
+import {
+  buildSmsTestApp,
+  inboundRow,
+  JOURNAL_NUMBER,
+  newMessageSid,
+  postTwilioWebhook,
+  startFakeTwilio,
+  PUBLIC_URL,
+  textJournal,
+  twilioSignature,
+  TWILIO_SID,
+  type FakeTwilio,
+  type SmsTestApp,
+} from './test-support';
+
+vi.mock('../journal/sms-entries', () => ({ appendSmsToDayEntry: vi.fn() }));
+const append = vi.mocked(appendSmsToDayEntry);
+
+describe('POST /webhooks/twilio/sms with Twilio', () => {
+  let twilio: FakeTwilio;
+  let t: SmsTestApp;
+  beforeAll(async () => {
+    twilio = await startFakeTwilio();
+    t = await buildSmsTestApp({ twilio });
+  });
+  afterAll(async () => {
+    await t.close();
+    await twilio.close();
+  });
+  beforeEach(() => {
+    append.mockReset();
+    append.mockResolvedValue({ entryId: 'entry-1', entryDate: '2026-11-22' });
+  });
+
+  const fields = (from: string, body: string) => ({ MessageSid: newMessageSid(), AccountSid: TWILIO_SID, From: from, To: JOURNAL_NUMBER, Body: body, NumMedia: '0' });
+
+  it('refuses a request with a bad signature and records nothing', async () => {
+    const params = fields(uniquePhone(), 'hello');
+    const res = await postTwilioWebhook(t, '/webhooks/twilio/sms', params, 'bm90IGEgc2lnbmF0dXJl');
+    expect(res.statusCode).toBe(403);
+    expect(await inboundRow(t, params.MessageSid)).toBeUndefined();
+  });
+
+  it('refuses a request without a signature', async () => {
+    const res = await postTwilioWebhook(t, '/webhooks/twilio/sms', fields(uniquePhone(), 'hello'), null);
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('refuses a request whose fields were changed after signing', async () => {
+    const params = fields(uniquePhone(), 'hello');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/twilio/sms',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(`${PUBLIC_URL}/webhooks/twilio/sms`, params),
+      },
+      payload: new URLSearchParams({ ...params, Body: 'tampered' }).toString(),
+    });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('answers a signed text with empty TwiML and records it encrypted', async () => {
+    const from = uniquePhone();
+    const { res, sid } = await textJournal(t, from, 'a secret thought');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/xml/);
+    expect(res.body).toBe(EMPTY_TWIML);
+    const row = await inboundRow(t, sid);
+    expect(row).toMatchObject({ direction: 'inbound', from_number: from, to_number: JOURNAL_NUMBER, processed: 1 });
+    expect(row!.body).toMatch(/^ENC:/);
+    expect(row!.body).not.toContain('secret');
+    expect(t.ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row!.body!)).toBe('a secret thought');
+  });
+
+  it('records MMS media URLs and hands them to the journal', async () => {
+    const user = await buildUser(t);
+    const { sid } = await textJournal(t, user.phone, 'look', {
+      NumMedia: '2',
+      MediaUrl0: 'https://api.twilio.com/media/one',
+      MediaContentType0: 'image/jpeg',
+      MediaUrl1: 'https://api.twilio.com/media/two',
+      MediaContentType1: 'image/png',
+    });
+    const media = [
+      { url: 'https://api.twilio.com/media/one', contentType: 'image/jpeg' },
+      { url: 'https://api.twilio.com/media/two', contentType: 'image/png' },
+    ];
+    expect(JSON.parse((await inboundRow(t, sid))!.media!)).toEqual(media);
+    expect(append).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ userId: user.id, text: 'look', media }));
+  });
+
+  it('processes a redelivered MessageSid once and acknowledges the duplicate', async () => {
+    const user = await buildUser(t);
+    const params = fields(user.phone, 'only once');
+    const first = await postTwilioWebhook(t, '/webhooks/twilio/sms', params);
+    const second = await postTwilioWebhook(t, '/webhooks/twilio/sms', params);
+    await inboundProcessingSettled(t.ctx);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe(EMPTY_TWIML);
+    expect(append).toHaveBeenCalledTimes(1);
+    const rows = await t.ctx.db.selectFrom('sms_messages').select('id').where('provider_message_id', '=', params.MessageSid).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('answers 400 when Twilio fields are missing', async () => {
+    const res = await postTwilioWebhook(t, '/webhooks/twilio/sms', { AccountSid: TWILIO_SID, Body: 'x' });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('POST /webhooks/twilio/sms with the simulator', () => {
+  let t: SmsTestApp;
+  beforeAll(async () => {
+    t = await buildSmsTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('accepts an unsigned text (development only)', async () => {
+    const from = uniquePhone();
+    const params = { MessageSid: newMessageSid(), From: from, To: JOURNAL_NUMBER, Body: 'hi' };
+    const res = await postTwilioWebhook(t, '/webhooks/twilio/sms', params, null);
+    await inboundProcessingSettled(t.ctx);
+    expect(res.statusCode).toBe(200);
+    expect((await inboundRow(t, params.MessageSid))!.processed).toBe(1);
+  });
+});
