@@ -13,6 +13,7 @@ import { devPhoneRoutes } from './dev/phone-routes';
 import { createLocalEventBus } from './events';
 import { registerErrorHandler } from './http/error-handler';
 import { registerJobs } from './jobs/index';
+import { journalPlugins } from './journal/plugin';
 import { createMailSimulator } from './providers/mail/simulator';
 import { createSmtpMailer } from './providers/mail/smtp';
 import { createSmsSimulator } from './providers/sms/simulator';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(journalPlugins);
   await app.register(smsWebhookRoutes, { prefix: '/webhooks/twilio' });
   if (ctx.simulators.sms) await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
   if (ctx.simulators.mail) await app.register(devMailRoutes, { prefix: '/api/dev/mail' });

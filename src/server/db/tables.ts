@@ -119,6 +119,44 @@ export interface RateLimitHitsTable {
   created_at: string;
 }
 
+export interface JournalEntriesTable {
+  id: string;
+  user_id: string;
+  /** Encrypted (ENC:…). */
+  content: string;
+  /** Encrypted; null when the entry has no title. */
+  title: string | null;
+  /** Encrypted JSON list of tags. */
+  tags: string;
+  source: 'web' | 'sms';
+  /** YYYY-MM-DD in the user's timezone. */
+  entry_date: string;
+  word_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JournalPhotosTable {
+  id: string;
+  entry_id: string;
+  user_id: string;
+  /** Storage key of the full image (metadata stripped). */
+  file_path: string;
+  /** Storage key of the small webp rendition. */
+  thumb_path: string;
+  file_name: string;
+  file_size: number;
+  mime_type: string;
+  /** Order within the entry, as added. */
+  position: number;
+  created_at: string;
+}
+
+export interface JournalRevisionsTable {
+  user_id: string;
+  revision: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -128,6 +166,9 @@ export interface Database {
   security_events: SecurityEventsTable;
   subscribers: SubscribersTable;
   rate_limit_hits: RateLimitHitsTable;
+  journal_entries: JournalEntriesTable;
+  journal_photos: JournalPhotosTable;
+  journal_revisions: JournalRevisionsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -136,3 +177,5 @@ export type Profile = Selectable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
 export type SmsMessage = Selectable<SmsMessagesTable>;
 export type Subscriber = Selectable<SubscribersTable>;
+export type JournalEntryRow = Selectable<JournalEntriesTable>;
+export type JournalPhotoRow = Selectable<JournalPhotosTable>;

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// `npm run bench`: how fast the journal answers for a ten-year journal (3,650 entries), next to a
+// bare node:http server answering a fixed JSON body on the same machine in the same run.
+// The app and the baseline each run in their own process; autocannon drives them from this one.
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { register } from 'tsx/esm/api';
+
+const ENTRIES = 3650;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 10;
+const role = process.argv[2];
+
+function listening(server) {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
+
+async function loadApp(env) {
+  register();
+  const { loadConfig } = await import('../src/server/config.ts');
+  const { buildApp } = await import('../src/server/app.ts');
+  return buildApp(loadConfig(env), { serveWeb: false });
+}
+
+if (role === 'baseline') {
+  const body = JSON.stringify({ entries: [], nextCursor: null });
+  const port = await listening(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)));
+  process.send({ port });
+} else if (role === 'app') {
+  const app = await loadApp(process.env);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send({ port: app.server.address().port });
+} else {
+  await main();
+}
+
+function child(name, env = {}) {
+  const proc = fork(import.meta.filename, [name], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => proc.kill() }));
+    proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
+  });
+}
+
+async function measure(url, headers = {}) {
+  const { default: autocannon } = await import('autocannon');
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average };
+}
+
+async function timeIt(times, fn) {
+  const started = performance.now();
+  for (let i = 0; i < times; i++) await fn();
+  return (performance.now() - started) / times;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
+  const env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`,
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+    JOBS: 'off',
+  };
+  const servers = [];
+  try {
+    console.log(`Writing a journal of ${ENTRIES} entries…`);
+    const app = await loadApp(env);
+    const { seedJournal } = await import('./seed-journal.ts');
+    const { userId, token, rareWord } = await seedJournal(app, ENTRIES);
+
+    // The search approach in isolation: decrypting the whole journal (what every search would cost
+    // without the in-memory copy) against filtering the copy already in memory.
+    const { JournalCache } = await import('../src/server/journal/cache.ts');
+    const { pageOfEntries } = await import('../src/server/journal/search.ts');
+    const { entryFilterSchema } = await import('../src/shared/journal.ts');
+    const coldMs = await timeIt(5, () => new JournalCache(app.ctx).entries(userId));
+    const warm = new JournalCache(app.ctx);
+    const entries = await warm.entries(userId);
+    const filter = entryFilterSchema.parse({ q: rareWord });
+    const filterMs = await timeIt(200, () => pageOfEntries(entries, filter));
+    // After a change the snapshot is new, so its first search joins the text again.
+    const rebuildMs = await timeIt(50, () => pageOfEntries(entries.slice(), filter));
+    const perEntryMs = await timeIt(200, () => entries.filter((e) => e.haystack.includes(rareWord)));
+    const warmMs = await timeIt(200, async () => pageOfEntries(await warm.entries(userId), filter));
+    await app.close();
+
+    servers.push(await child('baseline'), await child('app', env));
+    const [baseline, api] = servers;
+    const auth = { authorization: `Bearer ${token}` };
+    await fetch(`${api.url}/api/entries`, { headers: auth }); // first request loads the journal into memory
+    const rows = [
+      ['bare node:http, fixed JSON', await measure(baseline.url)],
+      ['GET /api/entries (first page)', await measure(`${api.url}/api/entries`, auth)],
+      [`GET /api/entries?q=${rareWord} (scans all)`, await measure(`${api.url}/api/entries?q=${rareWord}`, auth)],
+      ['GET /api/entries?q=walk&tags=work&from=…', await measure(`${api.url}/api/entries?q=walk&tags=work&from=2020-01-01&source=web`, auth)],
+    ];
+
+    const base = rows[0][1].rps;
+    console.log(`\n${ENTRIES} entries · ${CONNECTIONS} connections · ${DURATION_S} s each\n`);
+    console.log(`${'scenario'.padEnd(44)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(10)}${'vs bare'.padStart(9)}`);
+    for (const [name, r] of rows) {
+      console.log(`${name.padEnd(44)}${String(r.p50).padStart(8)}${String(r.p99).padStart(8)}${r.rps.toFixed(0).padStart(10)}${(r.rps / base).toFixed(2).padStart(9)}`);
+    }
+    console.log('\nSearch over the in-memory journal (in process):');
+    console.log(`  decrypt and index all ${ENTRIES} entries (cold, once per change elsewhere): ${coldMs.toFixed(1)} ms`);
+    console.log(`  search the copy in memory for "${rareWord}" (joined-text index):          ${filterMs.toFixed(2)} ms`);
+    console.log(`  the same, first search after a change (joins the text again):             ${rebuildMs.toFixed(2)} ms`);
+    console.log(`  the same with the revision check (one indexed lookup):                    ${warmMs.toFixed(2)} ms`);
+    console.log(`  for comparison, testing entry by entry (String.includes per entry):       ${perEntryMs.toFixed(2)} ms`);
+  } finally {
+    for (const s of servers) s.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,40 @@
+import type { Writable } from 'node:stream';
+import type { UserEvent } from '../events';
+
+export const HEARTBEAT_MS = 25_000;
+/** How long a browser waits before reconnecting after the stream drops. */
+const RETRY_MS = 5_000;
+
+export interface EventStream {
+  close(): void;
+}
+
+/**
+ * Writes a user's events to an open server-sent-events response: `event: <type>` with the
+ * event as JSON data, and a comment line every heartbeat so proxies keep the connection open.
+ * Everything is released when either side closes.
+ */
+export function pipeUserEvents(
+  out: Writable,
+  subscribe: (listener: (event: UserEvent) => void) => () => void,
+  heartbeatMs = HEARTBEAT_MS,
+): EventStream {
+  let closed = false;
+  const write = (chunk: string) => {
+    if (!closed && out.writable) out.write(chunk);
+  };
+  write(`retry: ${RETRY_MS}\n: connected\n\n`);
+  const unsubscribe = subscribe((event) => write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+  const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+  heartbeat.unref();
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+    if (!out.writableEnded) out.end();
+  };
+  out.once('close', close);
+  out.once('error', close);
+  return { close };
+}

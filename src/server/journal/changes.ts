@@ -1,0 +1,19 @@
+import type { AppContext } from '../context';
+import type { Db } from '../db/database';
+import { journalCache } from './cache';
+import { bumpRevision } from './repo';
+
+/**
+ * Runs one change to a user's journal in a transaction that also bumps the journal's revision
+ * (first, so on PostgreSQL one user's writers take turns), then brings the in-memory copy up to
+ * date and tells the user's open pages.
+ */
+export async function changeJournal<T extends { entryId: string }>(ctx: AppContext, userId: string, work: (trx: Db) => Promise<T>): Promise<T> {
+  const { result, revision } = await ctx.db.transaction().execute(async (trx) => {
+    const revision = await bumpRevision(trx, userId);
+    return { result: await work(trx), revision };
+  });
+  await journalCache(ctx).entryChanged(userId, revision, result.entryId);
+  ctx.events.publish(userId, { type: 'entries.changed', entryId: result.entryId });
+  return result;
+}

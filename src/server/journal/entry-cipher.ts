@@ -1,0 +1,56 @@
+import type { AppContext } from '../context';
+import type { JournalEntryRow } from '../db/tables';
+import type { EntrySource } from '../../shared/journal';
+
+/** An entry's text as the owner reads it. */
+export interface OpenedEntry {
+  id: string;
+  title: string | null;
+  content: string;
+  tags: string[];
+  source: EntrySource;
+  entry_date: string;
+  word_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Encrypts what an entry says (content, title, tags) with the owner's key. */
+export function sealEntryText(ctx: AppContext, userId: string, salt: string, text: { content: string; title: string | null; tags: string[] }) {
+  const seal = (plain: string) => ctx.cipher.encrypt(userId, salt, plain);
+  return { content: seal(text.content), title: text.title === null ? null : seal(text.title), tags: seal(JSON.stringify(text.tags)) };
+}
+
+/** The same for a partial change: only the fields given. */
+export function sealEntryChanges(ctx: AppContext, userId: string, salt: string, text: { content?: string; title?: string | null; tags?: string[] }) {
+  const seal = (plain: string) => ctx.cipher.encrypt(userId, salt, plain);
+  return {
+    ...(text.content !== undefined && { content: seal(text.content) }),
+    ...(text.title !== undefined && { title: text.title === null ? null : seal(text.title) }),
+    ...(text.tags !== undefined && { tags: seal(JSON.stringify(text.tags)) }),
+  };
+}
+
+function parseTags(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function openEntry(ctx: AppContext, salt: string, row: JournalEntryRow): OpenedEntry {
+  const open = (stored: string) => ctx.cipher.decrypt(row.user_id, salt, stored);
+  return {
+    id: row.id,
+    title: row.title === null ? null : open(row.title),
+    content: open(row.content),
+    tags: parseTags(open(row.tags)),
+    source: row.source,
+    entry_date: row.entry_date,
+    word_count: Number(row.word_count),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,31 @@
+import type { EntryPhoto, JournalEntry } from '../../shared/journal';
+import type { AppContext } from '../context';
+import type { JournalPhotoRow } from '../db/tables';
+import { signedMediaUrl } from '../photos/signed-url';
+import type { CachedEntry } from './cache';
+
+export function presentPhoto(ctx: AppContext, photo: JournalPhotoRow): EntryPhoto {
+  return {
+    id: photo.id,
+    url: signedMediaUrl(ctx, photo.file_path, 'full'),
+    thumbnail_url: signedMediaUrl(ctx, photo.file_path, 'thumb'),
+    file_name: photo.file_name,
+    file_size: Number(photo.file_size),
+    mime_type: photo.mime_type,
+  };
+}
+
+export function presentEntry(ctx: AppContext, entry: CachedEntry): JournalEntry {
+  return {
+    id: entry.id,
+    title: entry.title,
+    content: entry.content,
+    source: entry.source,
+    entry_date: entry.entry_date,
+    created_at: entry.created_at,
+    updated_at: entry.updated_at,
+    tags: entry.tags,
+    word_count: entry.word_count,
+    photos: entry.photos.map((photo) => presentPhoto(ctx, photo)),
+  };
+}

@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow } from '../db/tables';
+
+// SQL for journal entries. Every query is scoped by the owner's user id.
+
+export type NewEntryRow = JournalEntriesTable;
+
+export async function insertEntry(db: Db, row: NewEntryRow): Promise<void> {
+  await db.insertInto('journal_entries').values(row).execute();
+}
+
+/** Inserts unless the user already has an SMS entry that day; true when inserted. */
+export async function insertSmsDayEntry(db: Db, row: NewEntryRow): Promise<boolean> {
+  const result = await db
+    .insertInto('journal_entries')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function findEntry(db: Db, userId: string, entryId: string): Promise<JournalEntryRow | undefined> {
+  return db.selectFrom('journal_entries').selectAll().where('user_id', '=', userId).where('id', '=', entryId).executeTakeFirst();
+}
+
+/** The day's SMS entry; on PostgreSQL the row stays locked until the transaction ends. */
+export async function findSmsDayEntry(db: Db, userId: string, entryDate: string, lock: boolean): Promise<JournalEntryRow | undefined> {
+  return db
+    .selectFrom('journal_entries')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('entry_date', '=', entryDate)
+    .where('source', '=', 'sms')
+    .$if(lock, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function updateEntry(
+  db: Db,
+  userId: string,
+  entryId: string,
+  changes: Partial<Pick<JournalEntriesTable, 'content' | 'title' | 'tags' | 'word_count' | 'updated_at'>>,
+): Promise<void> {
+  await db.updateTable('journal_entries').set(changes).where('user_id', '=', userId).where('id', '=', entryId).execute();
+}
+
+export async function touchEntry(db: Db, userId: string, entryId: string, at: string): Promise<void> {
+  await updateEntry(db, userId, entryId, { updated_at: at });
+}
+
+export async function deleteEntry(db: Db, userId: string, entryId: string): Promise<boolean> {
+  const result = await db.deleteFrom('journal_entries').where('user_id', '=', userId).where('id', '=', entryId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Every entry of one journal, newest first. */
+export async function listEntries(db: Db, userId: string): Promise<JournalEntryRow[]> {
+  return db.selectFrom('journal_entries').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export async function listPhotos(db: Db, userId: string): Promise<JournalPhotoRow[]> {
+  return db.selectFrom('journal_photos').selectAll().where('user_id', '=', userId).orderBy('position').execute();
+}
+
+export async function listEntryPhotos(db: Db, userId: string, entryId: string): Promise<JournalPhotoRow[]> {
+  return db
+    .selectFrom('journal_photos')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('entry_id', '=', entryId)
+    .orderBy('position')
+    .execute();
+}
+
+/**
+ * Counts one more change to the user's journal and returns the new revision. Call it inside the
+ * transaction that makes the change; on PostgreSQL it also serialises one user's writers.
+ */
+export async function bumpRevision(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .insertInto('journal_revisions')
+    .values({ user_id: userId, revision: 1 })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ revision: sql`journal_revisions.revision + 1` }))
+    .returning('revision')
+    .executeTakeFirstOrThrow();
+  return Number(row.revision);
+}
+
+export async function currentRevision(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom('journal_revisions').select('revision').where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.revision ?? 0);
+}

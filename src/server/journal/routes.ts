@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createEntrySchema, entryFilterSchema, updateEntrySchema } from '../../shared/journal';
+import { currentUser } from '../auth/authenticate';
+import { parseInput } from '../http/validate';
+import { readMultipartForm } from '../photos/uploads';
+import { presentEntry } from './present';
+import { createEntry, deleteEntry, listEntries, updateEntry } from './service';
+import { journalStats } from './stats';
+
+export const entryParams = z.object({ id: z.string().min(1).max(100) });
+
+/** /api/entries: list with search and filters, create (JSON, or multipart with photos), edit, delete. */
+export async function entryRoutes(app: FastifyInstance): Promise<void> {
+  const ctx = app.ctx;
+
+  app.get('/', async (request) => {
+    const filter = parseInput(entryFilterSchema, request.query);
+    const { page, nextCursor } = await listEntries(ctx, currentUser(request).id, filter);
+    return { entries: page.map((entry) => presentEntry(ctx, entry)), nextCursor };
+  });
+
+  app.post('/', async (request, reply) => {
+    const form = request.isMultipart() ? await readMultipartForm(request) : { fields: request.body, files: [] };
+    const input = parseInput(createEntrySchema, form.fields);
+    const entry = await createEntry(ctx, currentUser(request).id, input, form.files);
+    return reply.status(201).send(presentEntry(ctx, entry));
+  });
+
+  app.patch('/:id', async (request) => {
+    const { id } = parseInput(entryParams, request.params);
+    const input = parseInput(updateEntrySchema, request.body);
+    return presentEntry(ctx, await updateEntry(ctx, currentUser(request).id, id, input));
+  });
+
+  app.delete('/:id', async (request, reply) => {
+    const { id } = parseInput(entryParams, request.params);
+    await deleteEntry(ctx, currentUser(request).id, id);
+    return reply.status(204).send();
+  });
+}
+
+/** /api/stats: streak and totals. */
+export async function statsRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/', async (request) => journalStats(app.ctx, currentUser(request).id));
+}

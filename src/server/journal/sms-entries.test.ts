@@ -1,0 +1,151 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../test/app';
+import { appendSmsToDayEntry } from './sms-entries';
+import { journalUser, listEntries, testImage } from './test-helpers';
+
+const SID = 'AC00000000000000000000000000000000';
+const TOKEN = 'media-test-token';
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('texts land in the day entry', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('creates one SMS entry per local day and appends later texts after a blank line', async () => {
+    t.clock.set(new Date('2026-06-01T09:00:00Z'));
+    const user = await journalUser(t);
+    const ctx = t.app.ctx;
+    const first = await appendSmsToDayEntry(ctx, { userId: user.id, text: '  Woke up   early ', receivedAt: new Date('2026-06-01T09:00:00Z'), media: [] });
+    const second = await appendSmsToDayEntry(ctx, { userId: user.id, text: 'Ran 5k', receivedAt: new Date('2026-06-01T18:00:00Z'), media: [] });
+    expect(second).toEqual(first);
+    expect(first.entryDate).toBe('2026-06-01');
+    const next = await appendSmsToDayEntry(ctx, { userId: user.id, text: 'New day', receivedAt: new Date('2026-06-02T08:00:00Z'), media: [] });
+    expect(next.entryId).not.toBe(first.entryId);
+    const { entries } = await listEntries(t, user);
+    expect(entries.map((e) => [e.source, e.entry_date, e.content, e.word_count])).toEqual([
+      ['sms', '2026-06-02', 'New day', 2],
+      ['sms', '2026-06-01', 'Woke up early\n\nRan 5k', 5],
+    ]);
+  });
+
+  it("uses the profile's timezone for the day", async () => {
+    const user = await journalUser(t, { timezone: 'America/Los_Angeles' });
+    const late = await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'late', receivedAt: new Date('2026-06-02T06:30:00Z'), media: [] });
+    expect(late.entryDate).toBe('2026-06-01');
+  });
+
+  it('keeps a web entry of the same day apart', async () => {
+    const user = await journalUser(t);
+    await t.app.inject({ method: 'POST', url: '/api/entries', headers: user.headers, payload: { content: 'typed' } });
+    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'texted', receivedAt: t.clock.now(), media: [] });
+    const { entries } = await listEntries(t, user);
+    expect(entries.map((e) => e.source).sort()).toEqual(['sms', 'web']);
+  });
+
+  it('stays one entry when texts of the same day are processed at once', async () => {
+    const user = await journalUser(t);
+    const texts = Array.from({ length: 6 }, (_, i) => `text ${i}`);
+    const results = await Promise.all(texts.map((text) => appendSmsToDayEntry(t.app.ctx, { userId: user.id, text, receivedAt: t.clock.now(), media: [] })));
+    expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
+    const { entries } = await listEntries(t, user);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.content.split('\n\n').sort()).toEqual(texts);
+  });
+
+  it('tells the open pages', async () => {
+    const user = await journalUser(t);
+    const seen: unknown[] = [];
+    const stop = t.app.ctx.events.subscribe(user.id, (e) => seen.push(e));
+    const { entryId } = await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'hi', receivedAt: t.clock.now(), media: [] });
+    stop();
+    expect(seen).toEqual([{ type: 'entries.changed', entryId }]);
+  });
+
+  it('keeps the photos of a photo-only text (simulator: no credentials), skipping what is not an image', async () => {
+    const jpeg = await testImage('jpeg', { exif: 'MMS-GPS' });
+    const seen: IncomingHttpHeaders[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers);
+      if (req.url === '/photo.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
+      if (req.url === '/note.txt') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end('not an image');
+      res.writeHead(404).end();
+    });
+    const base = await listen(server);
+    try {
+      const user = await journalUser(t);
+      const media = ['/photo.jpg', '/note.txt', '/missing.jpg'].map((p) => ({ url: base + p, contentType: 'image/jpeg' }));
+      await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: '', receivedAt: t.clock.now(), media });
+      const [entry] = (await listEntries(t, user)).entries;
+      expect(entry!.content).toBe('');
+      expect(entry!.photos.map((p) => p.mime_type)).toEqual(['image/jpeg']);
+      const stored = (await t.app.inject({ method: 'GET', url: entry!.photos[0]!.url })).rawPayload;
+      expect(stored.includes('MMS-GPS')).toBe(false);
+      expect(seen.every((h) => h.authorization === undefined)).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses a text with neither words nor usable photos for a new day', async () => {
+    const user = await journalUser(t);
+    await expect(appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: '  ', receivedAt: t.clock.now(), media: [] })).rejects.toThrow('Content cannot be empty');
+  });
+});
+
+describe('MMS media from Twilio', () => {
+  let t: TestApp;
+  let api: Server;
+  let cdn: Server;
+  let apiUrl: string;
+  const apiHeaders: IncomingHttpHeaders[] = [];
+  const cdnHeaders: IncomingHttpHeaders[] = [];
+  beforeAll(async () => {
+    const jpeg = await testImage('jpeg');
+    const png = await testImage('png');
+    const big = Buffer.alloc(3 * 1024 * 1024, 7);
+    cdn = createServer((req, res) => {
+      cdnHeaders.push(req.headers);
+      if (req.url === '/signed/photo.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
+      res.writeHead(404).end();
+    });
+    const cdnUrl = await listen(cdn);
+    api = createServer((req, res) => {
+      apiHeaders.push(req.headers);
+      const expected = `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`;
+      if (req.headers.authorization !== expected) return res.writeHead(401).end();
+      if (req.url?.endsWith('/Media/ME1')) return res.writeHead(307, { location: `${cdnUrl}/signed/photo.jpg` }).end();
+      if (req.url?.endsWith('/Media/ME2')) return res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      if (req.url?.endsWith('/Media/BIG')) return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(big);
+      res.writeHead(404).end();
+    });
+    apiUrl = await listen(api);
+    t = await buildTestApp({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: '+15555550100', TWILIO_API_URL: apiUrl });
+  });
+  afterAll(async () => {
+    await t.close();
+    api.close();
+    cdn.close();
+  });
+
+  it('fetches with Basic auth, follows redirects without passing the credentials on, and keeps to 5 MB in all', async () => {
+    const user = await journalUser(t);
+    const media = ['ME1', 'ME2', 'BIG', 'BIG'].map((id) => ({ url: `${apiUrl}/2010-04-01/Accounts/${SID}/Messages/MM1/Media/${id}`, contentType: 'image/jpeg' }));
+    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'Look at this', receivedAt: t.clock.now(), media });
+    const [entry] = (await listEntries(t, user)).entries;
+    expect(entry!.content).toBe('Look at this');
+    // ME1 (via the redirect) and ME2 are images; the first BIG is not one, the second would pass 5 MB.
+    expect(entry!.photos.map((p) => p.mime_type)).toEqual(['image/jpeg', 'image/png']);
+    expect(apiHeaders.every((h) => h.authorization?.startsWith('Basic '))).toBe(true);
+    expect(cdnHeaders).toHaveLength(1);
+    expect(cdnHeaders[0]!.authorization).toBeUndefined();
+  });
+});

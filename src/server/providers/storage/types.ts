@@ -1,0 +1,25 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  stream: Readable;
+  contentType: string;
+  size: number;
+}
+
+/**
+ * Where photo files live: local disk by default, S3-compatible storage later. Keys are
+ * `user/entry/timestamp-rand.ext`; a key is written once and never overwritten.
+ */
+export interface PhotoStorage {
+  /** Stores a new object; fails if the key already exists. */
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** The object, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Removes the object; a missing one is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/** Keys are ours, but check anyway: no climbing out of the root, no odd characters. */
+export function isSafeStorageKey(key: string): boolean {
+  return /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)*)+$/.test(key) && key.length <= 300;
+}
