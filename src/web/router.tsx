@@ -1,18 +1,27 @@
+import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAuth } from './features/auth/guards';
-import { AuthCallbackPage } from './pages/auth-callback/AuthCallbackPage';
-import { DevMailPage } from './pages/dev-mail/DevMailPage';
-import { DevPhonePage } from './pages/dev-phone/DevPhonePage';
-import { JournalPage } from './pages/journal/JournalPage';
 import { SupportPage, TermsPage } from './pages/legal/LegalPages';
 import { LandingPage } from './pages/landing/LandingPage';
 import { NotFoundPage } from './pages/not-found/NotFoundPage';
-import { PhoneVerificationPage } from './pages/phone-verification/PhoneVerificationPage';
 import { PrivacyPage } from './pages/privacy/PrivacyPage';
-import { ResetPasswordPage } from './pages/reset-password/ResetPasswordPage';
 import { RouteErrorPage } from './pages/route-error/RouteErrorPage';
-import { SignInPage } from './pages/sign-in/SignInPage';
-import { SignUpPage } from './pages/sign-up/SignUpPage';
+
+type Guard = (props: { children: ReactNode }) => ReactNode;
+
+/**
+ * A route whose page loads as its own chunk. The public pages stay in the main bundle: they are
+ * pre-rendered, and the first render must replace that HTML without a blank frame.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType, guard?: Guard): Pick<RouteObject, 'lazy'> {
+  return {
+    lazy: async () => {
+      const Page = pick(await load());
+      const Wrap = guard;
+      return { element: Wrap ? <Wrap><Page /></Wrap> : <Page /> };
+    },
+  };
+}
 
 export const routes: RouteObject[] = [
   {
@@ -22,14 +31,17 @@ export const routes: RouteObject[] = [
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/terms', element: <TermsPage /> },
       { path: '/support', element: <SupportPage /> },
-      { path: '/sign-in', element: <RedirectIfSignedIn><SignInPage /></RedirectIfSignedIn> },
-      { path: '/sign-up', element: <RedirectIfSignedIn><SignUpPage /></RedirectIfSignedIn> },
-      { path: '/phone-verification', element: <RedirectIfSignedIn><PhoneVerificationPage /></RedirectIfSignedIn> },
-      { path: '/reset-password', element: <ResetPasswordPage /> },
-      { path: '/auth/callback', element: <AuthCallbackPage /> },
-      { path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> },
-      { path: '/dev/phone', element: <DevPhonePage /> },
-      { path: '/dev/mail', element: <DevMailPage /> },
+      { path: '/sign-in', ...lazyPage(() => import('./pages/sign-in/SignInPage'), (m) => m.SignInPage, RedirectIfSignedIn) },
+      { path: '/sign-up', ...lazyPage(() => import('./pages/sign-up/SignUpPage'), (m) => m.SignUpPage, RedirectIfSignedIn) },
+      {
+        path: '/phone-verification',
+        ...lazyPage(() => import('./pages/phone-verification/PhoneVerificationPage'), (m) => m.PhoneVerificationPage, RedirectIfSignedIn),
+      },
+      { path: '/reset-password', ...lazyPage(() => import('./pages/reset-password/ResetPasswordPage'), (m) => m.ResetPasswordPage) },
+      { path: '/auth/callback', ...lazyPage(() => import('./pages/auth-callback/AuthCallbackPage'), (m) => m.AuthCallbackPage) },
+      { path: '/journal', ...lazyPage(() => import('./pages/journal/JournalPage'), (m) => m.JournalPage, RequireAuth) },
+      { path: '/dev/phone', ...lazyPage(() => import('./pages/dev-phone/DevPhonePage'), (m) => m.DevPhonePage) },
+      { path: '/dev/mail', ...lazyPage(() => import('./pages/dev-mail/DevMailPage'), (m) => m.DevMailPage) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

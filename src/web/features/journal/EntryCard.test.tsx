@@ -1,0 +1,177 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '../../../shared/messages';
+import { journalCopy } from './copy';
+import { EntryCard } from './EntryCard';
+import { buildEntry, buildPhoto, failure, installJournalApi, json, renderJournal, type JournalApi } from './test-support';
+
+const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
+let api: JournalApi;
+beforeEach(() => {
+  api = installJournalApi();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('entry card', () => {
+  it('shows the day, a 12-hour time, the source, title and tags', () => {
+    renderJournal(<EntryCard entry={buildEntry({ title: 'River walk', source: 'sms', tags: ['outdoors', 'birds'] })} />);
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('Tuesday, March 3, 2026');
+    expect(screen.getByText(/^\d{1,2}:\d{2} (AM|PM)$/)).toBeInTheDocument();
+    expect(screen.getByText('SMS')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'River walk' })).toBeInTheDocument();
+    expect(screen.getByText('#outdoors')).toBeInTheDocument();
+    expect(screen.getByText('#birds')).toBeInTheDocument();
+  });
+
+  it('shows a short entry whole, without Show more', () => {
+    renderJournal(<EntryCard entry={buildEntry({ content: 'x'.repeat(200) })} />);
+    expect(screen.getByText('x'.repeat(200))).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: journalCopy.showMore })).not.toBeInTheDocument();
+  });
+
+  it('collapses past 200 characters with an ellipsis, and expands and collapses again', async () => {
+    const content = `${'a'.repeat(200)}TAIL`;
+    renderJournal(<EntryCard entry={buildEntry({ content })} />);
+    expect(screen.getByText(`${'a'.repeat(200)}…`)).toBeInTheDocument();
+    expect(screen.queryByText(/TAIL/)).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    const more = screen.getByRole('button', { name: journalCopy.showMore });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    await user.click(more);
+    expect(screen.getByText(content)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: journalCopy.showLess }));
+    expect(screen.getByText(`${'a'.repeat(200)}…`)).toBeInTheDocument();
+  });
+
+  it('collapses to the first 4 lines even when short', async () => {
+    renderJournal(<EntryCard entry={buildEntry({ content: 'one\ntwo\nthree\nfour\nfive' })} />);
+    const text = screen.getByText(/^one/);
+    expect(text.textContent).toBe('one\ntwo\nthree\nfour…');
+    await userEvent.setup().click(screen.getByRole('button', { name: journalCopy.showMore }));
+    expect(screen.getByText(/^one/).textContent).toBe('one\ntwo\nthree\nfour\nfive');
+  });
+
+  it('asks before deleting, with the spec text, and says when it is done', async () => {
+    api.on('DELETE /api/entries/e1', json(204));
+    renderJournal(<EntryCard entry={buildEntry({ id: 'e1' })} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Delete entry/ }));
+
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent(messages.entries.deleteConfirm);
+    expect(api.to('DELETE /api/entries/e1')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    expect(await toasts().findByText(journalCopy.deletedTitle)).toBeInTheDocument();
+    expect(toasts().getByText(journalCopy.deleted)).toBeInTheDocument();
+    expect(api.to('DELETE /api/entries/e1')).toHaveLength(1);
+    expect(api.to('DELETE /api/entries/e1')[0]!.headers.Authorization).toBe('Bearer token-1');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  });
+
+  it('keeps the entry when the delete is cancelled', async () => {
+    renderJournal(<EntryCard entry={buildEntry({ id: 'e1' })} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Delete entry/ }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('says so when the delete fails', async () => {
+    api.on('DELETE /api/entries/e1', failure(500, 'Something went wrong on our side. Please try again.'));
+    renderJournal(<EntryCard entry={buildEntry({ id: 'e1' })} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Delete entry/ }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await toasts().findByText(journalCopy.errorTitle)).toBeInTheDocument();
+    expect(screen.getByRole('alertdialog')).toBeInTheDocument();
+  });
+
+  it('edits the text, title and tags and saves them', async () => {
+    const entry = buildEntry({ id: 'e1', content: 'First draft', tags: ['one'] });
+    api.on('PATCH /api/entries/e1', (request) => json(200, { ...entry, content: request.json.content, tags: ['one', 'two'] }));
+    renderJournal(<EntryCard entry={entry} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Edit entry/ }));
+
+    const text = screen.getByLabelText('Entry');
+    expect(text).toHaveFocus();
+    expect(screen.getByText('11 / 10,000')).toBeInTheDocument();
+    await user.clear(text);
+    await user.type(text, 'Second draft');
+    await user.type(screen.getByLabelText(/^Title/), 'Evening');
+    await user.clear(screen.getByLabelText(/^Tags/));
+    await user.type(screen.getByLabelText(/^Tags/), 'one, two');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await toasts().findByText(journalCopy.updatedTitle)).toBeInTheDocument();
+    expect(api.to('PATCH /api/entries/e1')[0]!.json).toEqual({ content: 'Second draft', title: 'Evening', tags: 'one, two' });
+    expect(screen.queryByLabelText('Entry')).not.toBeInTheDocument();
+  });
+
+  it('cannot save an edit that leaves neither text nor photos, and cancels without a request', async () => {
+    renderJournal(<EntryCard entry={buildEntry({ id: 'e1', content: 'Words' })} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Edit entry/ }));
+    await user.clear(screen.getByLabelText('Entry'));
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText('Words')).toBeInTheDocument();
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('keeps the editor open and says so when saving fails', async () => {
+    api.on('PATCH /api/entries/e1', failure(400, messages.entries.contentTooLong));
+    renderJournal(<EntryCard entry={buildEntry({ id: 'e1' })} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Edit entry/ }));
+    await user.type(screen.getByLabelText('Entry'), ' more');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await toasts().findByText(messages.entries.contentTooLong)).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(journalCopy.saveFailed);
+    expect(screen.getByLabelText('Entry')).toBeInTheDocument();
+  });
+
+  it('removes a photo and adds one when saving an edit', async () => {
+    const entry = buildEntry({ id: 'e1', photos: [buildPhoto(1), buildPhoto(2)] });
+    api
+      .on('PATCH /api/entries/e1', json(200, entry))
+      .on('DELETE /api/entries/e1/photos/photo-1', json(204))
+      .on('POST /api/entries/e1/photos', json(201, { ...entry, photos: [buildPhoto(2), buildPhoto(3)] }));
+    renderJournal(<EntryCard entry={entry} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Edit entry/ }));
+    await user.click(screen.getByRole('button', { name: /Remove Photo 1 of 2/ }));
+    await user.upload(screen.getByLabelText('Add photos'), new File(['img'], 'new.png', { type: 'image/png' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await toasts().findByText(journalCopy.updatedTitle)).toBeInTheDocument();
+    expect(api.to('DELETE /api/entries/e1/photos/photo-1')).toHaveLength(1);
+    const upload = api.to('POST /api/entries/e1/photos')[0]!;
+    expect((upload.form!.get('photos') as File).name).toBe('new.png');
+  });
+
+  it('opens a photo in a lightbox at its index and steps with the arrow keys', async () => {
+    renderJournal(<EntryCard entry={buildEntry({ photos: [buildPhoto(1), buildPhoto(2), buildPhoto(3)] })} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Open photo 2 of 3' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('2 / 3')).toBeInTheDocument();
+    expect(within(dialog).getByRole('img')).toHaveAttribute('src', '/media/full-2.jpg');
+    expect(within(dialog).getByRole('img')).toHaveAccessibleName(/Photo 2 of 3/);
+    await user.keyboard('{ArrowRight}');
+    expect(within(dialog).getByText('3 / 3')).toBeInTheDocument();
+    await user.keyboard('{ArrowRight}');
+    expect(within(dialog).getByText('1 / 3')).toBeInTheDocument();
+    await user.keyboard('{ArrowLeft}');
+    expect(within(dialog).getByText('3 / 3')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,147 @@
+import { Globe, MessageSquareText, Pencil, Trash2 } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
+import type { EntrySource, JournalEntry } from '../../../shared/journal';
+import { cn } from '../../components/ui/cn';
+import { collapseText } from './collapse';
+import { journalCopy } from './copy';
+import { formatEntryDay, formatEntryTime } from './dates';
+import { DeleteEntryDialog } from './DeleteEntryDialog';
+import { EntryEditor } from './EntryEditor';
+import { PhotoLightbox, photoAlt } from './PhotoLightbox';
+
+const iconButton =
+  'flex size-9 items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-ink';
+
+/** One journal entry: read it, expand it, look at its photos, edit or delete it. */
+export function EntryCard({ entry }: { entry: JournalEntry }) {
+  const headingId = useId();
+  const [editing, setEditing] = useState(false);
+  const [lightbox, setLightbox] = useState<number | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const day = formatEntryDay(entry.entry_date);
+  const time = formatEntryTime(entry.created_at);
+
+  const stopEditing = () => {
+    setEditing(false);
+    // Back to where editing began, once the button is rendered again.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+
+  return (
+    <article aria-labelledby={headingId} className="rounded-2xl border border-stone-200/80 bg-white px-5 py-5 shadow-sm sm:px-8 sm:py-7">
+      <header className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id={headingId} className="text-sm font-semibold tracking-wide text-brand-800">
+            <time dateTime={entry.entry_date}>{day}</time>
+          </h2>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-stone-500">
+            {time && <time dateTime={entry.created_at}>{time}</time>}
+            <SourceBadge source={entry.source} />
+          </p>
+        </div>
+        {!editing && (
+          <div className="-mt-1 -mr-2 flex shrink-0 items-center">
+            <button ref={editButton} type="button" onClick={() => setEditing(true)} aria-label={`Edit entry from ${day}`} className={iconButton}>
+              <Pencil aria-hidden="true" className="size-4" />
+            </button>
+            <button
+              type="button"
+              onClick={() => setConfirmDelete(true)}
+              aria-label={`Delete entry from ${day}`}
+              className={cn(iconButton, 'hover:bg-red-50 hover:text-red-700')}
+            >
+              <Trash2 aria-hidden="true" className="size-4" />
+            </button>
+          </div>
+        )}
+      </header>
+
+      {editing ? (
+        <div className="mt-5">
+          <EntryEditor entry={entry} day={day} onDone={stopEditing} />
+        </div>
+      ) : (
+        <>
+          {entry.title && <h3 className="mt-4 font-serif text-xl font-semibold text-ink sm:text-2xl">{entry.title}</h3>}
+          {entry.content && <EntryText content={entry.content} />}
+          {entry.tags.length > 0 && (
+            <ul aria-label="Tags" className="mt-4 flex flex-wrap gap-1.5">
+              {entry.tags.map((tag) => (
+                <li key={tag} className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-800">
+                  #{tag}
+                </li>
+              ))}
+            </ul>
+          )}
+          {entry.photos.length > 0 && (
+            <ul aria-label="Photos" className="mt-5 grid grid-cols-3 gap-2 sm:grid-cols-4">
+              {entry.photos.map((photo, index) => (
+                <li key={photo.id}>
+                  <button
+                    type="button"
+                    onClick={() => setLightbox(index)}
+                    aria-label={`Open photo ${index + 1} of ${entry.photos.length}`}
+                    className="block aspect-square w-full overflow-hidden rounded-xl bg-stone-100"
+                  >
+                    <img
+                      src={photo.thumbnail_url}
+                      alt={photoAlt(index, entry.photos.length, day)}
+                      loading="lazy"
+                      className="size-full object-cover transition-transform duration-300 hover:scale-105"
+                    />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+
+      <PhotoLightbox photos={entry.photos} index={lightbox} onIndexChange={setLightbox} day={day} />
+      <DeleteEntryDialog entryId={entry.id} open={confirmDelete} onOpenChange={setConfirmDelete} />
+    </article>
+  );
+}
+
+function SourceBadge({ source }: { source: EntrySource }) {
+  const sms = source === 'sms';
+  const Icon = sms ? MessageSquareText : Globe;
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-[0.6875rem] font-semibold',
+        sms ? 'bg-amber-50 text-amber-800' : 'bg-brand-50 text-brand-800',
+      )}
+    >
+      <Icon aria-hidden="true" className="size-3" />
+      {sms ? 'SMS' : 'Web'}
+    </span>
+  );
+}
+
+/** The text, collapsed to its first lines when long, with Show more / Show less. */
+function EntryText({ content }: { content: string }) {
+  const textId = useId();
+  const [expanded, setExpanded] = useState(false);
+  const collapsed = collapseText(content);
+  const shown = expanded || !collapsed.truncated ? content : collapsed.text;
+  return (
+    <div className="mt-3">
+      <p id={textId} className="max-w-[68ch] font-serif text-[1.0625rem] leading-7 sm:leading-8 whitespace-pre-wrap text-stone-800 sm:text-lg">
+        {shown}
+      </p>
+      {collapsed.truncated && (
+        <button
+          type="button"
+          onClick={() => setExpanded((v) => !v)}
+          aria-expanded={expanded}
+          aria-controls={textId}
+          className="mt-2 rounded text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+        >
+          {expanded ? journalCopy.showLess : journalCopy.showMore}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { BookOpen, CircleAlert, PenLine, SearchX } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Button } from '../../components/ui/Button';
+import { Spinner } from '../../components/ui/Spinner';
+import { useAuth } from '../auth/auth-context';
+import { journalCopy } from './copy';
+import { EntryCard } from './EntryCard';
+import { isFilterActive, type SearchFilter } from './filters';
+import { useEntries } from './queries';
+
+/** The entries matching the filter, newest first, with loading, error and empty states and paging. */
+export function EntryList({ filter, onCreate, onClearFilters }: { filter: SearchFilter; onCreate: () => void; onClearFilters: () => void }) {
+  const entries = useEntries(filter);
+  // Keyed by id: an entry seen on two pages (the list changed between them) is shown once.
+  const list = [...new Map((entries.data?.pages ?? []).flatMap((page) => page.entries).map((e) => [e.id, e])).values()];
+
+  if (entries.isPending) {
+    return (
+      <div className="flex flex-col items-center gap-3 py-16 text-brand-700">
+        <Spinner className="size-7" label={journalCopy.loading} />
+        <p className="text-sm text-stone-500">{journalCopy.loading}</p>
+      </div>
+    );
+  }
+  if (entries.isError && list.length === 0) {
+    return (
+      <div role="alert" className="flex flex-col items-center rounded-2xl border border-red-200 bg-red-50/60 px-6 py-10 text-center">
+        <CircleAlert aria-hidden="true" className="size-8 text-red-600" />
+        <p className="mt-3 font-serif text-xl font-semibold text-ink">{journalCopy.loadErrorTitle}</p>
+        <p className="mt-1 text-sm text-stone-600">{journalCopy.loadError}</p>
+        <Button variant="secondary" className="mt-5" onClick={() => void entries.refetch()} loading={entries.isFetching}>
+          {journalCopy.retry}
+        </Button>
+      </div>
+    );
+  }
+  if (list.length === 0) {
+    return isFilterActive(filter) ? <NoMatches onClear={onClearFilters} /> : <WelcomeEmpty onCreate={onCreate} />;
+  }
+
+  return (
+    <section aria-label="Journal entries" aria-busy={entries.isFetching || undefined}>
+      <ol className="space-y-5">
+        {list.map((entry) => (
+          <li key={entry.id}>
+            <EntryCard entry={entry} />
+          </li>
+        ))}
+      </ol>
+      {entries.hasNextPage && (
+        <LoadMore loading={entries.isFetchingNextPage} onLoad={() => void entries.fetchNextPage()} />
+      )}
+      {entries.isFetchNextPageError && <p role="alert" className="mt-3 text-center text-sm text-red-700">{journalCopy.loadErrorTitle}</p>}
+    </section>
+  );
+}
+
+/** 'Load more' for keyboards and clicks; it also loads by itself as it scrolls into view. */
+function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void }) {
+  const button = useRef<HTMLButtonElement>(null);
+  const onLoadRef = useRef(onLoad);
+  useEffect(() => {
+    onLoadRef.current = onLoad;
+  });
+  useEffect(() => {
+    const target = button.current;
+    if (!target || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((seen) => seen.some((e) => e.isIntersecting) && onLoadRef.current(), { rootMargin: '400px' });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div className="mt-6 flex justify-center">
+      <Button ref={button} variant="secondary" onClick={onLoad} loading={loading}>
+        {loading ? 'Loading...' : journalCopy.loadMore}
+      </Button>
+    </div>
+  );
+}
+
+function WelcomeEmpty({ onCreate }: { onCreate: () => void }) {
+  const { user } = useAuth();
+  return (
+    <div className="overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
+      <div className="bg-linear-to-br from-brand-700 to-brand-900 px-6 py-9 text-white sm:px-10">
+        <BookOpen aria-hidden="true" className="size-8 text-brand-200" />
+        <h2 className="mt-4 font-serif text-3xl font-semibold">Welcome to your journal</h2>
+        <p className="mt-2 max-w-prose leading-7 text-brand-100">
+          Text your journal number to write your first entry, or write one here. Everything you send on the same day becomes that
+          day's entry, and photos are welcome too.
+        </p>
+      </div>
+      <div className="flex flex-col gap-4 px-6 py-6 sm:flex-row sm:items-center sm:justify-between sm:px-10">
+        <p className="text-sm text-stone-600">
+          {user?.phone ? <>Text from {formatUsPhone(user.phone)} and it lands here.</> : 'Your entries will appear here.'}
+        </p>
+        <Button size="lg" onClick={onCreate}>
+          <PenLine aria-hidden="true" className="size-4" />
+          {journalCopy.createFirst}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function NoMatches({ onClear }: { onClear: () => void }) {
+  return (
+    <div className="flex flex-col items-center rounded-2xl border border-dashed border-stone-300 px-6 py-12 text-center">
+      <SearchX aria-hidden="true" className="size-8 text-stone-400" />
+      <p className="mt-3 font-serif text-xl font-semibold text-ink">{journalCopy.noMatchesTitle}</p>
+      <p className="mt-1 text-sm text-stone-600">{journalCopy.noMatches}</p>
+      <Button variant="secondary" className="mt-5" onClick={onClear}>
+        Clear filters
+      </Button>
+    </div>
+  );
+}
+
+/** '+12025550123' → '(202) 555-0123'; anything else as given. */
+function formatUsPhone(e164: string): string {
+  const match = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
+  return match ? `(${match[1]}) ${match[2]}-${match[3]}` : e164;
+}

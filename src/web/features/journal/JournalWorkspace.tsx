@@ -1,0 +1,62 @@
+import { Plus } from 'lucide-react';
+import { useState } from 'react';
+import { OptOutBanner, SubscriptionBanner } from './Banners';
+import { journalCopy } from './copy';
+import { EntryList } from './EntryList';
+import { ExportModal } from './ExportModal';
+import { emptyFilter } from './filters';
+import { NewEntryModal } from './NewEntryModal';
+import { useStats } from './queries';
+import { SearchBar } from './SearchBar';
+import { StatsRow } from './StatsRow';
+import { useCheckoutReturn } from './useCheckoutReturn';
+import { useLiveJournal } from './useLiveJournal';
+import { useSearchFilter } from './useSearchFilter';
+
+export interface JournalWorkspaceProps {
+  /** The export modal's state, when the page opens it (the account menu's Export). */
+  exportOpen?: boolean;
+  onExportOpenChange?: (open: boolean) => void;
+}
+
+/**
+ * Everything on /journal below the header (spec 2, in order): opt-out banner, trial banner,
+ * statistics, search, the entries, the add button, and the new-entry and export modals.
+ * Export is controlled by the page when it passes exportOpen; otherwise it keeps its own state.
+ */
+export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWorkspaceProps) {
+  const [filter, setFilter] = useSearchFilter();
+  const [newEntryOpen, setNewEntryOpen] = useState(false);
+  const [ownExportOpen, setOwnExportOpen] = useState(false);
+  const stats = useStats();
+  useLiveJournal();
+  useCheckoutReturn();
+
+  const exportIsOpen = exportOpen ?? ownExportOpen;
+  const setExportOpen = (open: boolean) => {
+    setOwnExportOpen(open);
+    onExportOpenChange?.(open);
+  };
+
+  return (
+    <div className="space-y-6 pb-24">
+      <OptOutBanner />
+      <SubscriptionBanner />
+      {stats.data && stats.data.total_days > 0 && <StatsRow stats={stats.data} />}
+      <SearchBar filter={filter} onFilterChange={setFilter} />
+      <EntryList filter={filter} onCreate={() => setNewEntryOpen(true)} onClearFilters={() => setFilter(emptyFilter)} />
+
+      <button
+        type="button"
+        aria-label={journalCopy.newEntry}
+        onClick={() => setNewEntryOpen(true)}
+        className="fixed right-5 bottom-5 z-30 flex size-14 items-center justify-center rounded-full bg-brand-700 text-white shadow-lg shadow-brand-900/25 transition hover:bg-brand-800 hover:shadow-xl sm:right-8 sm:bottom-8"
+      >
+        <Plus aria-hidden="true" className="size-6" />
+      </button>
+
+      <NewEntryModal open={newEntryOpen} onOpenChange={setNewEntryOpen} />
+      <ExportModal open={exportIsOpen} onOpenChange={setExportOpen} />
+    </div>
+  );
+}

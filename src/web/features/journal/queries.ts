@@ -1,0 +1,115 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { EntriesPage, JournalEntry } from '../../../shared/journal';
+import { ApiError } from '../../api/errors';
+import type { SearchFilter } from './filters';
+import * as api from './journal-api';
+
+/** Every query key the journal uses, in one place. */
+export const journalKeys = {
+  entries: ['journal', 'entries'] as const,
+  entryList: (filter: SearchFilter) => ['journal', 'entries', filter] as const,
+  stats: ['journal', 'stats'] as const,
+  subscription: ['subscription'] as const,
+  profile: ['profile'] as const,
+};
+
+/** Spec 9: the entry read retries 2 times. An answer that will not change (4xx) is not retried. */
+function retryEntryRead(failureCount: number, error: unknown): boolean {
+  const permanent = error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+  return !permanent && failureCount < 2;
+}
+
+/** The filtered entries, newest first, a page at a time (nextCursor). */
+export function useEntries(filter: SearchFilter) {
+  return useInfiniteQuery({
+    queryKey: journalKeys.entryList(filter),
+    queryFn: ({ pageParam, signal }) => api.fetchEntries(filter, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: EntriesPage) => last.nextCursor ?? undefined,
+    retry: retryEntryRead,
+  });
+}
+
+export function useStats() {
+  return useQuery({ queryKey: journalKeys.stats, queryFn: ({ signal }) => api.fetchStats(signal), retry: retryEntryRead });
+}
+
+/** Spec 9: subscription status is cached 5 minutes and not refetched on focus. Null: no endpoint yet. */
+export function useSubscription() {
+  return useQuery({
+    queryKey: journalKeys.subscription,
+    queryFn: ({ signal }) => api.fetchSubscription(signal),
+    staleTime: 5 * 60 * 1000,
+    refetchOnWindowFocus: false,
+    retry: retryEntryRead,
+  });
+}
+
+/** Null: no endpoint yet. */
+export function useProfile() {
+  return useQuery({ queryKey: journalKeys.profile, queryFn: ({ signal }) => api.fetchProfile(signal), retry: retryEntryRead });
+}
+
+/** After any change to entries: the lists and the statistics are refetched. */
+export function invalidateJournal(queryClient: QueryClient): Promise<void> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: journalKeys.entries }),
+    queryClient.invalidateQueries({ queryKey: journalKeys.stats }),
+  ]).then(() => undefined);
+}
+
+/** Puts the server's copy of an entry into every cached list at once, before the refetch lands. */
+function replaceCachedEntry(queryClient: QueryClient, entry: JournalEntry) {
+  queryClient.setQueriesData<InfiniteData<EntriesPage>>({ queryKey: journalKeys.entries }, (data) =>
+    data && {
+      ...data,
+      pages: data.pages.map((page) => ({ ...page, entries: page.entries.map((e) => (e.id === entry.id ? entry : e)) })),
+    },
+  );
+}
+
+function removeCachedEntry(queryClient: QueryClient, id: string) {
+  queryClient.setQueriesData<InfiniteData<EntriesPage>>({ queryKey: journalKeys.entries }, (data) =>
+    data && { ...data, pages: data.pages.map((page) => ({ ...page, entries: page.entries.filter((e) => e.id !== id) })) },
+  );
+}
+
+export function useCreateEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ draft, photos }: { draft: api.EntryDraft; photos: readonly File[] }) => api.createEntry(draft, photos),
+    onSuccess: () => invalidateJournal(queryClient),
+  });
+}
+
+export interface EntryChanges {
+  draft: api.EntryDraft;
+  removePhotoIds: readonly string[];
+  addPhotos: readonly File[];
+}
+
+/** Saves an edit: the text first, then photo removals, then new photos; answers with the entry as saved. */
+export function useUpdateEntry(entryId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ draft, removePhotoIds, addPhotos }: EntryChanges) => {
+      let entry = await api.updateEntry(entryId, draft);
+      for (const photoId of removePhotoIds) await api.deletePhoto(entryId, photoId);
+      if (addPhotos.length > 0) entry = await api.addPhotos(entryId, addPhotos);
+      else if (removePhotoIds.length > 0) entry = { ...entry, photos: entry.photos.filter((p) => !removePhotoIds.includes(p.id)) };
+      return entry;
+    },
+    onSuccess: (entry) => replaceCachedEntry(queryClient, entry),
+    // Part of an edit may have been saved before a failure, so refetch either way.
+    onSettled: () => invalidateJournal(queryClient),
+  });
+}
+
+export function useDeleteEntry(entryId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.deleteEntry(entryId),
+    onSuccess: () => removeCachedEntry(queryClient, entryId),
+    onSettled: () => invalidateJournal(queryClient),
+  });
+}
