@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { signUpVerified } from './support';
+
+async function newEntry(page: Page, entry: { text: string; title?: string; tags?: string; photo?: Buffer }) {
+  await page.getByRole('button', { name: 'New entry' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New entry' });
+  await dialog.getByLabel('Your entry').fill(entry.text);
+  if (entry.title) await dialog.getByLabel(/^Title/).fill(entry.title);
+  if (entry.tags) await dialog.getByLabel(/^Tags/).fill(entry.tags);
+  if (entry.photo) {
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'sunrise.png', mimeType: 'image/png', buffer: entry.photo });
+    await expect(dialog.getByRole('list', { name: 'Attached photos' }).getByRole('listitem')).toHaveCount(1);
+  }
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Entry created').first()).toBeVisible();
+}
+
+async function exportAs(page: Page, format: string) {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Export' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export your journal' });
+  await dialog.getByText(format, { exact: true }).click();
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Export' }).click();
+  const file = await download;
+  await expect(dialog).toBeHidden();
+  return { name: file.suggestedFilename(), body: await readFile((await file.path())!) };
+}
+
+test('write with a photo, edit, search, filter, view the photo, export and delete', async ({ page, request }) => {
+  await signUpVerified(page, request);
+  await expect(page.getByRole('button', { name: 'Create Your First Entry' })).toBeVisible();
+
+  const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#f59e0b' } }).png().toBuffer();
+  await newEntry(page, { text: 'Walked the dog at sunrise. The river was   silver.', title: 'Morning walk', tags: 'outdoors, dog', photo });
+  await newEntry(page, { text: 'Rainy afternoon with a good book.', tags: 'books' });
+
+  const cards = page.locator('article');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first()).toContainText('Rainy afternoon with a good book.');
+  // Runs of spaces collapse, as the spec's whitespace rule says.
+  await expect(cards.nth(1)).toContainText('The river was silver.');
+  await expect(page.getByText('Current streak')).toBeVisible();
+
+  // Edit the newest entry.
+  await cards.first().getByRole('button', { name: /^Edit entry/ }).click();
+  const editor = page.getByRole('form', { name: 'Edit entry' });
+  await editor.getByRole('textbox').first().fill('Rainy afternoon with a very good book.');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Entry updated').first()).toBeVisible();
+  await expect(cards.first()).toContainText('a very good book');
+
+  // Search by words, then for something that is not there.
+  const search = page.getByRole('searchbox', { name: 'Search entries' }).or(page.getByLabel('Search entries'));
+  await search.fill('sunrise');
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('Walked the dog');
+  await search.fill('zebra');
+  await expect(page.getByText('No entries match your search')).toBeVisible();
+  await search.fill('');
+  await expect(cards).toHaveCount(2);
+
+  // Filter to entries with photos.
+  await page.getByRole('button', { name: 'Filters' }).click();
+  await page.getByLabel('Has photos').check();
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('Morning walk');
+
+  // Open the photo in the lightbox and close it with Escape.
+  await cards.first().getByRole('button', { name: 'Open photo 1 of 1' }).click();
+  const lightbox = page.getByRole('dialog');
+  await expect(lightbox.getByRole('img')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(lightbox).toBeHidden();
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(cards).toHaveCount(2);
+
+  const txt = await exportAs(page, 'Plain text');
+  expect(txt.name).toMatch(/^journal-export-\d{4}-\d{2}-\d{2}\.txt$/);
+  expect(txt.body.toString('utf8')).toContain('Walked the dog at sunrise.');
+  const pdf = await exportAs(page, 'PDF');
+  expect(pdf.name).toMatch(/\.pdf$/);
+  expect(pdf.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+  // Delete the photo entry, after the confirmation.
+  await cards.nth(1).getByRole('button', { name: /^Delete entry/ }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('Are you sure you want to delete this entry? This action cannot be undone.');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Entry deleted').first()).toBeVisible();
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('a very good book');
+});
