@@ -1,0 +1,19 @@
+import type { ProfileResponse } from '../../shared/profile';
+import type { Profile } from '../db/tables';
+
+/** The profile as the owner sees it; the key salt and scheduler fields stay inside. */
+export function presentProfile(row: Profile): ProfileResponse {
+  return {
+    id: row.id,
+    timezone: row.timezone,
+    phone_number: row.phone_number,
+    phone_verified: row.phone_verified === 1,
+    created_at: row.created_at,
+    is_opted_out: row.is_opted_out === 1,
+    reminder_enabled: row.reminder_enabled === 1,
+    reminder_time: row.reminder_time,
+    reminder_timezone: row.reminder_timezone,
+    weekly_recap_enabled: row.weekly_recap_enabled === 1,
+    prompts_enabled: row.prompts_enabled === 1,
+  };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { canonicalTimezone, OFFERED_TIMEZONES } from './auth-schemas';
+
+/** Reminder minutes the settings screen offers (spec 5: 0/15/30/45). */
+export const REMINDER_MINUTES = [0, 15, 30, 45] as const;
+
+/** 24-hour HH:MM on a quarter hour. */
+export const reminderTimeSchema = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):(00|15|30|45)$/, 'Reminder time must be a quarter hour, written as HH:MM');
+
+/** PATCH /api/profile: the settings a user may change themselves. */
+export const profileUpdateSchema = z
+  .object({
+    /** Daily reminder on or off. */
+    reminder_enabled: z.boolean().optional(),
+    /** When the daily reminder goes out, in reminder_timezone. */
+    reminder_time: reminderTimeSchema.optional(),
+    /** One of the offered US zones. */
+    reminder_timezone: z.enum(OFFERED_TIMEZONES, { error: 'Choose one of the offered time zones' }).optional(),
+    /** The Sunday 6pm recap. */
+    weekly_recap_enabled: z.boolean().optional(),
+    /** Daily prompts instead of a plain reminder. */
+    prompts_enabled: z.boolean().optional(),
+    /** The zone entry dates are computed in (any IANA zone). */
+    timezone: z
+      .string()
+      .transform((value, issue) => {
+        const zone = canonicalTimezone(value);
+        if (!zone) issue.addIssue({ code: 'custom', message: 'Unknown time zone' });
+        return zone ?? value;
+      })
+      .optional(),
+  })
+  .strict();
+
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+/** GET /api/profile. */
+export interface ProfileResponse {
+  id: string;
+  timezone: string;
+  phone_number: string;
+  phone_verified: boolean;
+  created_at: string;
+  is_opted_out: boolean;
+  reminder_enabled: boolean;
+  reminder_time: string;
+  reminder_timezone: string;
+  weekly_recap_enabled: boolean;
+  prompts_enabled: boolean;
+}
+
+/** GET /api/subscription. */
+export interface SubscriptionResponse {
+  subscribed: boolean;
+  subscription_tier: string | null;
+  subscription_end: string | null;
+  is_trial: boolean;
+  trial_end: string | null;
+}
