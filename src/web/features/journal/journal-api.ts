@@ -1,24 +1,13 @@
 import type { EntriesPage, JournalEntry, JournalStats } from '../../../shared/journal';
+import type { ProfileResponse, SubscriptionResponse } from '../../../shared/profile';
 import { apiRequest } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { entriesPath, type SearchFilter } from './filters';
 import { postForm } from './http';
 
-/** GET /api/subscription (spec 3: subscription status). */
-export interface SubscriptionStatus {
-  subscribed: boolean;
-  subscription_tier: string | null;
-  subscription_end: string | null;
-  is_trial: boolean;
-  trial_end: string | null;
-}
-
-/** The part of GET /api/profile the journal screen reads. */
-export interface ProfileSummary {
-  is_opted_out: boolean;
-  timezone?: string | null;
-  phone_number?: string | null;
-}
+/** GET /api/subscription and the part of GET /api/profile the journal screen reads. */
+export type SubscriptionStatus = SubscriptionResponse;
+export type ProfileSummary = Pick<ProfileResponse, 'is_opted_out' | 'timezone' | 'phone_number'>;
 
 /** What the new-entry form and the editor send besides photos. */
 export interface EntryDraft {
