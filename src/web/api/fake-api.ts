@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { Session } from './types';
 
 /**
  * Test-only: a fake of the HTTP API at the fetch boundary. Routes are 'METHOD /path' (query
@@ -73,7 +74,7 @@ export function installFakeApi() {
 export type FakeApi = ReturnType<typeof installFakeApi>;
 
 /** A session as POST /api/auth/token returns it, expiring `expiresInSeconds` from now. */
-export function fakeSession(overrides: { access_token?: string; refresh_token?: string; expiresInSeconds?: number; email?: string } = {}) {
+export function fakeSession(overrides: { access_token?: string; refresh_token?: string; expiresInSeconds?: number; email?: string } = {}): Session {
   const expiresIn = overrides.expiresInSeconds ?? 3600;
   return {
     access_token: overrides.access_token ?? 'access-1',

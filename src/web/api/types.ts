@@ -1,24 +1,9 @@
 /** Shapes the auth API answers with (DESIGN section 6). */
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  /** E.164, e.g. +12025550123. */
-  phone: string | null;
-  phone_verified: boolean;
-  is_admin: boolean;
-  created_at: string;
-}
+import type { AuthUser, Session } from '../../shared/auth-schemas';
 
-export interface Session {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  /** Unix seconds. */
-  expires_at: number;
-  refresh_token: string;
-  user: SessionUser;
-}
+export type { Session };
+export type SessionUser = AuthUser;
 
 export interface SignUpInput {
   email: string;
