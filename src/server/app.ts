@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes';
+import { subscriptionRoutes } from './billing/routes';
 import { systemClock, type Clock } from './clock';
 import { resolveMasterKey, type Config } from './config';
 import type { AppContext } from './context';
@@ -13,11 +14,14 @@ import { devPhoneRoutes } from './dev/phone-routes';
 import { createLocalEventBus } from './events';
 import { registerErrorHandler } from './http/error-handler';
 import { registerJobs } from './jobs/index';
+import { JournalCache } from './journal/cache';
 import { journalPlugins } from './journal/plugin';
 import { createMailSimulator } from './providers/mail/simulator';
 import { createSmtpMailer } from './providers/mail/smtp';
 import { createSmsSimulator } from './providers/sms/simulator';
 import { createTwilioSms } from './providers/sms/twilio';
+import { createPhotoStorage } from './providers/storage/index';
+import { profileRoutes } from './profile/routes';
 import { smsWebhookRoutes } from './sms/routes';
 import { webRoutes } from './web';
 
@@ -52,6 +56,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     events: createLocalEventBus(),
     sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
     mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
+    storage: createPhotoStorage(config.storageUrl),
+    // The cache reads through the context it belongs to.
+    journalCache: new JournalCache(() => ctx),
     simulators: { sms: smsSimulator, mail: mailSimulator },
     keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links') },
     outbox: { kick: () => {} },
@@ -103,6 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(journalPlugins);
+  await app.register(profileRoutes, { prefix: '/api/profile' });
+  await app.register(subscriptionRoutes, { prefix: '/api/subscription' });
   await app.register(smsWebhookRoutes, { prefix: '/webhooks/twilio' });
   if (ctx.simulators.sms) await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
   if (ctx.simulators.mail) await app.register(devMailRoutes, { prefix: '/api/dev/mail' });

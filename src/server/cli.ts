@@ -1,6 +1,8 @@
 import 'dotenv/config';
+import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
+import { createDemoAccount } from './demo/demo-account';
 import { serve } from './main';
 
 const usage = `Usage: jotline <command>
@@ -8,7 +10,8 @@ const usage = `Usage: jotline <command>
   serve                      run the web app, API and background jobs (default)
   migrate                    bring the database schema up to date
   admin grant EMAIL          make an account an admin
-  admin revoke EMAIL         take admin rights away`;
+  admin revoke EMAIL         take admin rights away
+  demo                       create (or recreate) the demo account, with a year of entries and photos`;
 
 async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
   const config = loadConfig();
@@ -31,6 +34,24 @@ async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
   }
 }
 
+async function demo(): Promise<void> {
+  const config = loadConfig();
+  if (config.isProduction) {
+    console.error('The demo account has a printed password; it is not created in production.');
+    process.exitCode = 1;
+    return;
+  }
+  console.log('Writing a year of demo entries…');
+  const app = await buildApp({ ...config, jobs: false }, { serveWeb: false });
+  try {
+    const account = await createDemoAccount(app.ctx);
+    console.log(`Demo account ready: ${account.entries} entries, ${account.photos} photos, phone ${account.phone}.`);
+    console.log(`\n  Sign in at ${account.signInUrl}\n  Email      ${account.email}\n  Password   ${account.password}\n`);
+  } finally {
+    await app.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   switch (command) {
@@ -42,6 +63,8 @@ async function main(argv: string[]): Promise<void> {
       console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
       return;
     }
+    case 'demo':
+      return demo();
     case 'admin': {
       const [action, email] = rest;
       if ((action === 'grant' || action === 'revoke') && email) return setAdmin(email, action === 'grant');

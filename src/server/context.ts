@@ -3,10 +3,12 @@ import type { Config } from './config';
 import type { TextCipher } from './crypto/encryption';
 import type { Db, DbKind } from './db/database';
 import type { EventBus } from './events';
+import type { JournalCache } from './journal/cache';
 import type { MailSimulator } from './providers/mail/simulator';
 import type { Mailer } from './providers/mail/types';
 import type { SmsSimulator } from './providers/sms/simulator';
 import type { SmsProvider } from './providers/sms/types';
+import type { PhotoStorage } from './providers/storage/index';
 
 /** Everything a service needs, built once per app and passed explicitly. */
 export interface AppContext {
@@ -18,6 +20,10 @@ export interface AppContext {
   events: EventBus;
   sms: SmsProvider;
   mail: Mailer;
+  /** Photo files, as STORAGE_URL says. */
+  storage: PhotoStorage;
+  /** Decrypted journals held in memory for search and lists (journal/cache.ts). */
+  journalCache: JournalCache;
   /** Present only when the providers are the simulators (development and tests). */
   simulators: { sms?: SmsSimulator; mail?: MailSimulator };
   keys: {

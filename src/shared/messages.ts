@@ -186,6 +186,45 @@ export const messages = {
     exporting: 'Exporting...',
     exportFailed: 'Export failed. Please try again.',
 },
+  /** The settings screen (spec sections 2, 4, 8, 9). */
+  settings: {
+    loading: 'Loading settings...',
+    loadErrorTitle: 'Error loading settings',
+    loadError: 'Please check your connection and try again',
+    retry: 'Try again',
+    backToJournal: 'Back to journal',
+
+    billingTitle: 'Billing and subscription',
+    freeTrial: 'Free Trial',
+    monthly: 'Monthly',
+    yearly: 'Yearly',
+    expired: 'Expired',
+    manageBilling: 'Manage Billing',
+    portalFailed: 'Failed to open billing portal. Please try again.',
+
+    messagesTitle: 'Automated messages',
+    dailyReminder: 'Daily reminder',
+    reminderTime: 'Reminder time',
+    timezone: 'Time zone',
+    weeklyRecap: 'Weekly recap',
+    weeklyRecapHelp: 'A look back at your week, sent on Sundays at 6pm.',
+    dailyPrompts: 'Daily prompts',
+    optedOutTitle: 'Text messages are paused',
+    optedOut: 'You opted out of text messages, so we will not send reminders, prompts or recaps. Text START to your journal number to re-subscribe.',
+
+    save: 'Save',
+    cancel: 'Cancel',
+    saving: 'Saving...',
+    updated: 'Profile updated',
+    updateFailedTitle: 'Error',
+    updateFailed: 'Failed to update profile. Please try again.',
+
+    unsavedTitle: 'Save your settings?',
+    unsaved: 'You have changes that have not been saved yet.',
+    unsavedStay: 'Cancel',
+    unsavedDiscard: 'No, do not save',
+    unsavedSave: 'Yes, save and exit',
+  },
 } as const;
 
 /** The spec writes many toasts as 'Title: description'; this joins them the same way. */

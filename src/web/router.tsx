@@ -40,6 +40,7 @@ export const routes: RouteObject[] = [
       { path: '/reset-password', ...lazyPage(() => import('./pages/reset-password/ResetPasswordPage'), (m) => m.ResetPasswordPage) },
       { path: '/auth/callback', ...lazyPage(() => import('./pages/auth-callback/AuthCallbackPage'), (m) => m.AuthCallbackPage) },
       { path: '/journal', ...lazyPage(() => import('./pages/journal/JournalPage'), (m) => m.JournalPage, RequireAuth) },
+      { path: '/settings', ...lazyPage(() => import('./pages/settings/SettingsPage'), (m) => m.SettingsPage, RequireAuth) },
       { path: '/dev/phone', ...lazyPage(() => import('./pages/dev-phone/DevPhonePage'), (m) => m.DevPhonePage) },
       { path: '/dev/mail', ...lazyPage(() => import('./pages/dev-mail/DevMailPage'), (m) => m.DevMailPage) },
       { path: '*', element: <NotFoundPage /> },

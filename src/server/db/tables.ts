@@ -157,6 +157,15 @@ export interface JournalRevisionsTable {
   revision: number;
 }
 
+/** An inbound text (sms_messages.id) that is already in the journal, and where it went. */
+export interface JournalSmsAppliedTable {
+  message_id: string;
+  user_id: string;
+  entry_id: string;
+  entry_date: string;
+  applied_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -169,6 +178,7 @@ export interface Database {
   journal_entries: JournalEntriesTable;
   journal_photos: JournalPhotosTable;
   journal_revisions: JournalRevisionsTable;
+  journal_sms_applied: JournalSmsAppliedTable;
 }
 
 export type User = Selectable<UsersTable>;

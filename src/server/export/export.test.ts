@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
+import { newId } from '../ids';
 import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
 import { appendSmsToDayEntry } from '../journal/sms-entries';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
-import { toPdfText } from './pdf';
+import { toPdfText } from './pdf-fonts';
 
 describe('exporting the journal', () => {
   let t: TestApp;
@@ -20,7 +21,7 @@ describe('exporting the journal', () => {
     const last = await createEntry(t, user, { content: 'Newest entry, café ☕ and 😀 done', entry_date: '2026-04-15', tags: 'coffee, morning' });
     const form = await multipart({}, [{ name: 'cup.jpg', bytes: await testImage('jpeg', { width: 800, height: 600 }) }, { name: 'see-through.png', bytes: await testImage('png') }]);
     await t.app.inject({ method: 'POST', url: `/api/entries/${last.id}/photos`, headers: { ...user.headers, ...form.headers }, payload: form.payload });
-    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'Texted in', receivedAt: new Date('2026-04-10T20:00:00Z'), media: [] });
+    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: 'Texted in', receivedAt: new Date('2026-04-10T20:00:00Z'), media: [] });
   });
   afterAll(() => t.close());
 

@@ -4,22 +4,13 @@ import sharp from 'sharp';
 import type { JournalPhotoRow } from '../db/tables';
 import type { PhotoStorage } from '../providers/storage/index';
 import { entryCount, formatDay, formatTime, rangeLabel, sourceLabel, type ExportInput } from './format';
+import { registerPdfFonts, type PdfFonts } from './pdf-fonts';
 
 const MARGIN = 72;
 const INK = '#1f2937';
 const MUTED = '#6b7280';
 const ACCENT = '#4f46e5';
 const PHOTO_MAX_HEIGHT = 320;
-
-// The built-in PDF fonts cover Latin-1 and the Windows-1252 extras only: emoji are left out and
-// any other character becomes '?', rather than printing as garbage.
-const WIN_ANSI_EXTRAS = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
-export function toPdfText(text: string): string {
-  return text
-    .replace(/\p{Extended_Pictographic}(\uFE0F|\u200D\p{Extended_Pictographic}|\p{Emoji_Modifier})*/gu, '')
-    .replace(/[\uFE0F\u200D]/g, '')
-    .replace(/[^\n\t\x20-\x7e\xa0-\xff]/gu, (ch) => (WIN_ANSI_EXTRAS.includes(ch) ? ch : '?'));
-}
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -43,11 +34,11 @@ async function pdfPhoto(storage: PhotoStorage, photo: JournalPhotoRow): Promise<
   }
 }
 
-function titlePage(doc: PDFKit.PDFDocument, input: ExportInput) {
+function titlePage(doc: PDFKit.PDFDocument, input: ExportInput, fonts: PdfFonts) {
   doc.moveDown(8);
-  doc.font('Helvetica-Bold').fontSize(34).fillColor(INK).text('Journal', { align: 'center' });
+  doc.font(fonts.names.heading).fontSize(34).fillColor(INK).text('Journal', { align: 'center' });
   doc.moveDown(0.5);
-  doc.font('Helvetica').fontSize(13).fillColor(MUTED).text(rangeLabel(input.from, input.to), { align: 'center' });
+  doc.font(fonts.names.meta).fontSize(13).fillColor(MUTED).text(rangeLabel(input.from, input.to), { align: 'center' });
   doc.moveDown(0.3).text(entryCount(input.entries.length), { align: 'center' });
   doc.moveDown(0.3).text(`Exported ${formatDay(input.today)}`, { align: 'center' });
 }
@@ -59,7 +50,9 @@ function titlePage(doc: PDFKit.PDFDocument, input: ExportInput) {
 export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, storage: PhotoStorage): Promise<void> {
   const width = doc.page.width - 2 * MARGIN;
   const bottom = () => doc.page.height - MARGIN;
-  titlePage(doc, input);
+  const fonts = registerPdfFonts(doc);
+  const { names, printable } = fonts;
+  titlePage(doc, input, fonts);
   doc.addPage();
   for (const [index, entry] of input.entries.entries()) {
     // Keep a heading with at least a few lines of its entry.
@@ -69,14 +62,14 @@ export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, sto
       doc.moveTo(MARGIN, doc.y).lineTo(MARGIN + width, doc.y).lineWidth(0.5).strokeColor('#e5e7eb').stroke();
       doc.moveDown(0.8);
     }
-    doc.font('Helvetica-Bold').fontSize(15).fillColor(INK).text(formatDay(entry.entry_date), MARGIN, doc.y, { width });
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${formatTime(entry.created_at, input.timezone)} · ${sourceLabel(entry)}`, { width });
-    if (entry.title) doc.moveDown(0.4).font('Helvetica-Bold').fontSize(12.5).fillColor(INK).text(toPdfText(entry.title), { width });
+    doc.font(names.heading).fontSize(15).fillColor(INK).text(formatDay(entry.entry_date), MARGIN, doc.y, { width });
+    doc.font(names.meta).fontSize(9).fillColor(MUTED).text(`${formatTime(entry.created_at, input.timezone)} · ${sourceLabel(entry)}`, { width });
+    if (entry.title) doc.moveDown(0.4).font(names.heading).fontSize(12.5).fillColor(INK).text(printable('heading', entry.title), { width });
     if (entry.tags.length) {
-      doc.moveDown(0.2).font('Helvetica-Oblique').fontSize(9).fillColor(ACCENT).text(toPdfText(entry.tags.map((t) => `#${t}`).join('  ')), { width });
+      doc.moveDown(0.2).font(names.tags).fontSize(9).fillColor(ACCENT).text(printable('tags', entry.tags.map((t) => `#${t}`).join('  ')), { width });
     }
     if (entry.content) {
-      doc.moveDown(0.5).font('Times-Roman').fontSize(11.5).fillColor(INK).text(toPdfText(entry.content), { width, lineGap: 3, paragraphGap: 4 });
+      doc.moveDown(0.5).font(names.body).fontSize(11.5).fillColor(INK).text(printable('body', entry.content), { width, lineGap: 3, paragraphGap: 4 });
     }
     if (input.photos) {
       for (const photo of entry.photos) {

@@ -4,10 +4,9 @@ import { EXPORTS_PER_WINDOW, RATE_WINDOW_MS } from '../../shared/limits';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import { invalidInput, rateLimited } from '../errors';
-import { journalCache, type CachedEntry } from '../journal/cache';
+import type { CachedEntry } from '../journal/cache';
 import { localDate } from '../journal/dates';
 import { loadOwner } from '../journal/owner';
-import { photoStorage } from '../providers/storage/index';
 import { hit, rateLimitKey } from '../rate-limit';
 import type { ExportInput } from './format';
 import { renderJson } from './json';
@@ -39,7 +38,7 @@ export async function exportJournal(ctx: AppContext, userId: string, query: Expo
   const allowed = await hit(ctx, rateLimitKey('export', userId), { limit: EXPORTS_PER_WINDOW, windowMs: RATE_WINDOW_MS });
   if (!allowed) throw rateLimited(messages.entries.exportRateLimited);
   const owner = await loadOwner(ctx, userId);
-  const entries = (await journalCache(ctx).entries(userId))
+  const entries = (await ctx.journalCache.entries(userId))
     .filter((e) => (!query.from || e.entry_date >= query.from) && (!query.to || e.entry_date <= query.to))
     .sort(newestFirst);
   if (entries.length === 0) throw invalidInput(query.from || query.to ? messages.entries.exportEmptyRange : messages.entries.exportEmpty);
@@ -50,7 +49,7 @@ export async function exportJournal(ctx: AppContext, userId: string, query: Expo
   if (query.format === 'pdf') {
     const doc = newPdfDocument();
     // The document streams out while it is written; a failure part-way ends the download.
-    renderPdf(doc, input, photoStorage(ctx)).catch((error: unknown) => doc.destroy(error as Error));
+    renderPdf(doc, input, ctx.storage).catch((error: unknown) => doc.destroy(error as Error));
     return { fileName, contentType: 'application/pdf', body: doc };
   }
   const format = FORMATS[query.format];

@@ -44,10 +44,15 @@ export class JournalCache {
   private readonly loading = new Map<string, Promise<CachedJournal>>();
   private size = 0;
 
+  /** `context` gives the app context the cache belongs to (it is built as part of it). */
   constructor(
-    private readonly ctx: AppContext,
+    private readonly context: () => AppContext,
     private readonly maxEntries = MAX_CACHED_ENTRIES,
   ) {}
+
+  private get ctx(): AppContext {
+    return this.context();
+  }
 
   /** The user's whole journal, newest first, decrypted and current. */
   async entries(userId: string): Promise<readonly CachedEntry[]> {
@@ -126,16 +131,4 @@ export class JournalCache {
       this.journals.delete(other);
     }
   }
-}
-
-const caches = new WeakMap<AppContext, JournalCache>();
-
-/** The app's journal cache. */
-export function journalCache(ctx: AppContext): JournalCache {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = new JournalCache(ctx);
-    caches.set(ctx, cache);
-  }
-  return cache;
 }

@@ -1,6 +1,5 @@
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
-import { journalCache } from './cache';
 import { bumpRevision } from './repo';
 
 /**
@@ -13,7 +12,7 @@ export async function changeJournal<T extends { entryId: string }>(ctx: AppConte
     const revision = await bumpRevision(trx, userId);
     return { result: await work(trx), revision };
   });
-  await journalCache(ctx).entryChanged(userId, revision, result.entryId);
+  await ctx.journalCache.entryChanged(userId, revision, result.entryId);
   ctx.events.publish(userId, { type: 'entries.changed', entryId: result.entryId });
   return result;
 }

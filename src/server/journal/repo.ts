@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow } from '../db/tables';
+import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow, JournalSmsAppliedTable } from '../db/tables';
 
 // SQL for journal entries. Every query is scoped by the owner's user id.
 
@@ -90,4 +90,14 @@ export async function bumpRevision(db: Db, userId: string): Promise<number> {
 export async function currentRevision(db: Db, userId: string): Promise<number> {
   const row = await db.selectFrom('journal_revisions').select('revision').where('user_id', '=', userId).executeTakeFirst();
   return Number(row?.revision ?? 0);
+}
+
+/** Where an inbound text (sms_messages.id) went, if the user's journal already holds it. */
+export async function findAppliedSms(db: Db, userId: string, messageId: string): Promise<JournalSmsAppliedTable | undefined> {
+  return db.selectFrom('journal_sms_applied').selectAll().where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();
+}
+
+/** Notes that a text is in the journal; inside the append's transaction, so both happen or neither. */
+export async function recordAppliedSms(db: Db, row: JournalSmsAppliedTable): Promise<void> {
+  await db.insertInto('journal_sms_applied').values(row).execute();
 }

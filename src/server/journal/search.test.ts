@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
+import { newId } from '../ids';
 import { buildTestApp, type TestApp } from '../test/app';
 import { appendSmsToDayEntry } from './sms-entries';
 import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from './test-helpers';
@@ -20,7 +21,7 @@ describe('searching and filtering the journal', () => {
     await add('cafe', { content: 'Coffee at the café with Sam', title: 'Sunday Brunch', entry_date: '2026-05-02' });
     await add('work', { content: 'Long day; the deploy went fine', tags: 'work', entry_date: '2026-05-03' });
     await add('phrase', { content: 'The dog walked me, not the other way', tags: 'walks', entry_date: '2026-05-04' });
-    ids.sms = (await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'Texted from the river bank', receivedAt: t.clock.now(), media: [] })).entryId;
+    ids.sms = (await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: 'Texted from the river bank', receivedAt: t.clock.now(), media: [] })).entryId;
     t.clock.advance(60_000);
     await add('photo', { content: 'Sunset picture', entry_date: '2026-05-06' });
     const form = await multipart({}, [{ name: 'sunset.png', bytes: await testImage('png') }]);

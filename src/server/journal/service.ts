@@ -6,7 +6,7 @@ import { newId } from '../ids';
 import { entryPhotoTotals } from '../photos/repo';
 import { checkPhotoRoom, preparePhotos, removePhotoFiles, savePhotos, writingPhotoFiles } from '../photos/service';
 import type { PhotoUpload } from '../photos/uploads';
-import { journalCache, type CachedEntry } from './cache';
+import type { CachedEntry } from './cache';
 import { changeJournal } from './changes';
 import { isCalendarDay, localDate } from './dates';
 import { sealEntryChanges, sealEntryText } from './entry-cipher';
@@ -17,7 +17,7 @@ import { pageOfEntries } from './search';
 
 /** GET /api/entries: one page of the user's entries that match the filter, newest first. */
 export async function listEntries(ctx: AppContext, userId: string, filter: EntryFilter): Promise<{ page: CachedEntry[]; nextCursor: string | null }> {
-  return pageOfEntries(await journalCache(ctx).entries(userId), filter);
+  return pageOfEntries(await ctx.journalCache.entries(userId), filter);
 }
 
 /** POST /api/entries: a web entry for today (in the user's timezone) or the day given, with any photos. */

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../ids';
 import { buildTestApp, type TestApp } from '../test/app';
 import { appendSmsToDayEntry } from './sms-entries';
 import { journalUser, listEntries, testImage } from './test-helpers';
@@ -24,11 +25,11 @@ describe('texts land in the day entry', () => {
     t.clock.set(new Date('2026-06-01T09:00:00Z'));
     const user = await journalUser(t);
     const ctx = t.app.ctx;
-    const first = await appendSmsToDayEntry(ctx, { userId: user.id, text: '  Woke up   early ', receivedAt: new Date('2026-06-01T09:00:00Z'), media: [] });
-    const second = await appendSmsToDayEntry(ctx, { userId: user.id, text: 'Ran 5k', receivedAt: new Date('2026-06-01T18:00:00Z'), media: [] });
+    const first = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: '  Woke up   early ', receivedAt: new Date('2026-06-01T09:00:00Z'), media: [] });
+    const second = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: 'Ran 5k', receivedAt: new Date('2026-06-01T18:00:00Z'), media: [] });
     expect(second).toEqual(first);
     expect(first.entryDate).toBe('2026-06-01');
-    const next = await appendSmsToDayEntry(ctx, { userId: user.id, text: 'New day', receivedAt: new Date('2026-06-02T08:00:00Z'), media: [] });
+    const next = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: 'New day', receivedAt: new Date('2026-06-02T08:00:00Z'), media: [] });
     expect(next.entryId).not.toBe(first.entryId);
     const { entries } = await listEntries(t, user);
     expect(entries.map((e) => [e.source, e.entry_date, e.content, e.word_count])).toEqual([
@@ -39,14 +40,14 @@ describe('texts land in the day entry', () => {
 
   it("uses the profile's timezone for the day", async () => {
     const user = await journalUser(t, { timezone: 'America/Los_Angeles' });
-    const late = await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'late', receivedAt: new Date('2026-06-02T06:30:00Z'), media: [] });
+    const late = await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: 'late', receivedAt: new Date('2026-06-02T06:30:00Z'), media: [] });
     expect(late.entryDate).toBe('2026-06-01');
   });
 
   it('keeps a web entry of the same day apart', async () => {
     const user = await journalUser(t);
     await t.app.inject({ method: 'POST', url: '/api/entries', headers: user.headers, payload: { content: 'typed' } });
-    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'texted', receivedAt: t.clock.now(), media: [] });
+    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: 'texted', receivedAt: t.clock.now(), media: [] });
     const { entries } = await listEntries(t, user);
     expect(entries.map((e) => e.source).sort()).toEqual(['sms', 'web']);
   });
@@ -54,7 +55,7 @@ describe('texts land in the day entry', () => {
   it('stays one entry when texts of the same day are processed at once', async () => {
     const user = await journalUser(t);
     const texts = Array.from({ length: 6 }, (_, i) => `text ${i}`);
-    const results = await Promise.all(texts.map((text) => appendSmsToDayEntry(t.app.ctx, { userId: user.id, text, receivedAt: t.clock.now(), media: [] })));
+    const results = await Promise.all(texts.map((text) => appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text, receivedAt: t.clock.now(), media: [] })));
     expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
     const { entries } = await listEntries(t, user);
     expect(entries).toHaveLength(1);
@@ -65,7 +66,7 @@ describe('texts land in the day entry', () => {
     const user = await journalUser(t);
     const seen: unknown[] = [];
     const stop = t.app.ctx.events.subscribe(user.id, (e) => seen.push(e));
-    const { entryId } = await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'hi', receivedAt: t.clock.now(), media: [] });
+    const { entryId } = await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: 'hi', receivedAt: t.clock.now(), media: [] });
     stop();
     expect(seen).toEqual([{ type: 'entries.changed', entryId }]);
   });
@@ -83,7 +84,7 @@ describe('texts land in the day entry', () => {
     try {
       const user = await journalUser(t);
       const media = ['/photo.jpg', '/note.txt', '/missing.jpg'].map((p) => ({ url: base + p, contentType: 'image/jpeg' }));
-      await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: '', receivedAt: t.clock.now(), media });
+      await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: '', receivedAt: t.clock.now(), media });
       const [entry] = (await listEntries(t, user)).entries;
       expect(entry!.content).toBe('');
       expect(entry!.photos.map((p) => p.mime_type)).toEqual(['image/jpeg']);
@@ -95,9 +96,37 @@ describe('texts land in the day entry', () => {
     }
   });
 
+  it('appends one message once, however often it is processed', async () => {
+    const png = await testImage('png');
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    const base = await listen(server);
+    try {
+      const user = await journalUser(t);
+      const text = { userId: user.id, messageId: newId(), text: 'Only once', receivedAt: t.clock.now(), media: [{ url: `${base}/p.png`, contentType: 'image/png' }] };
+      // Two workers at once (a claim that ran out while the first was still busy), then once more.
+      const [first, second] = await Promise.all([appendSmsToDayEntry(t.app.ctx, text), appendSmsToDayEntry(t.app.ctx, text)]);
+      const again = await appendSmsToDayEntry(t.app.ctx, text);
+      expect([second, again]).toEqual([first, first]);
+      await appendSmsToDayEntry(t.app.ctx, { ...text, messageId: newId(), text: 'Another text' });
+      const { entries } = await listEntries(t, user);
+      expect(entries.map((e) => [e.id, e.content, e.photos.length])).toEqual([[first.entryId, 'Only once\n\nAnother text', 2]]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('does not bring back a text whose entry was deleted', async () => {
+    const user = await journalUser(t);
+    const text = { userId: user.id, messageId: newId(), text: 'Regretted', receivedAt: t.clock.now(), media: [] };
+    const { entryId } = await appendSmsToDayEntry(t.app.ctx, text);
+    await t.app.inject({ method: 'DELETE', url: `/api/entries/${entryId}`, headers: user.headers });
+    await appendSmsToDayEntry(t.app.ctx, text);
+    expect((await listEntries(t, user)).entries).toEqual([]);
+  });
+
   it('refuses a text with neither words nor usable photos for a new day', async () => {
     const user = await journalUser(t);
-    await expect(appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: '  ', receivedAt: t.clock.now(), media: [] })).rejects.toThrow('Content cannot be empty');
+    await expect(appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: '  ', receivedAt: t.clock.now(), media: [] })).rejects.toThrow('Content cannot be empty');
   });
 });
 
@@ -139,7 +168,7 @@ describe('MMS media from Twilio', () => {
   it('fetches with Basic auth, follows redirects without passing the credentials on, and keeps to 5 MB in all', async () => {
     const user = await journalUser(t);
     const media = ['ME1', 'ME2', 'BIG', 'BIG'].map((id) => ({ url: `${apiUrl}/2010-04-01/Accounts/${SID}/Messages/MM1/Media/${id}`, contentType: 'image/jpeg' }));
-    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, text: 'Look at this', receivedAt: t.clock.now(), media });
+    await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: 'Look at this', receivedAt: t.clock.now(), media });
     const [entry] = (await listEntries(t, user)).entries;
     expect(entry!.content).toBe('Look at this');
     // ME1 (via the redirect) and ME2 are images; the first BIG is not one, the second would pass 5 MB.

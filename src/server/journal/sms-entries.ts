@@ -21,6 +21,8 @@ export interface SmsMedia {
 
 export interface AppendSmsInput {
   userId: string;
+  /** The inbound text's id (sms_messages.id): however often it is processed, it is appended once. */
+  messageId: string;
   /** The text as received (may be empty for a photo-only MMS). */
   text: string;
   receivedAt: Date;
@@ -55,49 +57,73 @@ async function photosThatFit(trx: Db, userId: string, entryId: string, photos: r
  * Appends a text (and its photos) to the user's SMS entry for the local day, creating it if needed:
  * one SMS entry per day. Texts are separated by a blank line. Safe when two texts for the same
  * day are processed at once: the journal's writers take turns, and a unique index allows one
- * SMS entry per user and day.
+ * SMS entry per user and day. Idempotent per message: the journal records the message id with the
+ * append, so a text processed again (a crash before it was marked processed) is not added twice.
  */
 export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<{ entryId: string; entryDate: string }> {
-  const { userId } = input;
+  const { userId, messageId } = input;
+  const already = await repo.findAppliedSms(ctx.db, userId, messageId);
+  if (already) return { entryId: already.entry_id, entryDate: already.entry_date };
+
   const owner = await loadOwner(ctx, userId);
   const entryDate = localDate(input.receivedAt, owner.timezone);
   const text = normalizeEntryText(input.text);
   const photos = input.media.length ? await mmsPhotos(ctx, input.media) : [];
   const lock = ctx.dbKind === 'postgres';
 
-  const { entryId } = await writingPhotoFiles(ctx, (written) =>
+  return writingPhotoFiles(ctx, (written) =>
     changeJournal(ctx, userId, async (trx) => {
+      // Checked again now that this user's writers take turns: another worker may have just added it.
+      const applied = await repo.findAppliedSms(trx, userId, messageId);
+      if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date };
       const now = ctx.clock.now().toISOString();
-      let entry = await repo.findSmsDayEntry(trx, userId, entryDate, lock);
-      if (!entry) {
-        if (!text && photos.length === 0) throw invalidInput(messages.entries.contentEmpty);
-        const id = newId();
-        const inserted = await repo.insertSmsDayEntry(trx, {
-          id,
-          user_id: userId,
-          ...sealEntryText(ctx, userId, owner.salt, { content: text, title: null, tags: [] }),
-          source: 'sms',
-          entry_date: entryDate,
-          word_count: countWords(text),
-          created_at: input.receivedAt.toISOString(),
-          updated_at: now,
-        });
-        if (inserted) {
-          await savePhotos(ctx, trx, userId, id, await photosThatFit(trx, userId, id, photos), written);
-          return { entryId: id };
-        }
-        entry = await repo.findSmsDayEntry(trx, userId, entryDate, lock);
-        if (!entry) throw new Error('The day entry was neither inserted nor found');
-      }
-      const before = ctx.cipher.decrypt(userId, owner.salt, entry.content);
-      const content = !text ? before : before ? `${before}\n\n${text}` : text;
-      await repo.updateEntry(trx, userId, entry.id, {
-        ...(content !== before && { content: ctx.cipher.encrypt(userId, owner.salt, content), word_count: countWords(content) }),
-        updated_at: now,
-      });
-      await savePhotos(ctx, trx, userId, entry.id, await photosThatFit(trx, userId, entry.id, photos), written);
-      return { entryId: entry.id };
+      const entryId = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock });
+      await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
+      await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
+      return { entryId, entryDate };
     }),
   );
-  return { entryId, entryDate };
+}
+
+interface DayAppend {
+  userId: string;
+  salt: string;
+  entryDate: string;
+  /** Normalised; may be empty when the text carries photos. */
+  text: string;
+  hasPhotos: boolean;
+  receivedAt: Date;
+  now: string;
+  /** Lock the day entry's row (PostgreSQL). */
+  lock: boolean;
+}
+
+/** Creates the day's SMS entry with the text, or adds the text to it; returns the entry id. */
+async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend): Promise<string> {
+  const { userId, salt, text } = day;
+  let entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
+  if (!entry) {
+    if (!text && !day.hasPhotos) throw invalidInput(messages.entries.contentEmpty);
+    const id = newId();
+    const inserted = await repo.insertSmsDayEntry(trx, {
+      id,
+      user_id: userId,
+      ...sealEntryText(ctx, userId, salt, { content: text, title: null, tags: [] }),
+      source: 'sms',
+      entry_date: day.entryDate,
+      word_count: countWords(text),
+      created_at: day.receivedAt.toISOString(),
+      updated_at: day.now,
+    });
+    if (inserted) return id;
+    entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
+    if (!entry) throw new Error('The day entry was neither inserted nor found');
+  }
+  const before = ctx.cipher.decrypt(userId, salt, entry.content);
+  const content = !text ? before : before ? `${before}\n\n${text}` : text;
+  await repo.updateEntry(trx, userId, entry.id, {
+    ...(content !== before && { content: ctx.cipher.encrypt(userId, salt, content), word_count: countWords(content) }),
+    updated_at: day.now,
+  });
+  return entry.id;
 }

@@ -2,7 +2,6 @@ import type { JournalStats } from '../../shared/journal';
 import type { AppContext } from '../context';
 import { localDate } from './dates';
 import { loadOwner } from './owner';
-import { journalCache } from './cache';
 
 /**
  * Consecutive days with an entry, ending today or yesterday; 0 when neither has one.
@@ -30,7 +29,7 @@ export function currentStreak(days: readonly string[], today: string): number {
 
 /** GET /api/stats: the statistics row above the journal, from the journal held in memory. */
 export async function journalStats(ctx: AppContext, userId: string): Promise<JournalStats> {
-  const [owner, entries] = await Promise.all([loadOwner(ctx, userId), journalCache(ctx).entries(userId)]);
+  const [owner, entries] = await Promise.all([loadOwner(ctx, userId), ctx.journalCache.entries(userId)]);
   const days = [...new Set(entries.map((e) => e.entry_date))].sort().reverse();
   return {
     current_streak: currentStreak(days, localDate(ctx.clock.now(), owner.timezone)),

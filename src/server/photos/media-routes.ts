@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import { forbidden, notFound } from '../errors';
 import { parseInput } from '../http/validate';
-import { photoStorage } from '../providers/storage/index';
 import { thumbKeyOf } from './keys';
 import { checkMediaLink, secondsLeft } from './signed-url';
 
@@ -22,7 +21,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
     const { exp, sig, variant } = parseInput(mediaQuery, request.query);
     const check = checkMediaLink(ctx, key, exp, sig);
     if (check !== 'valid') throw forbidden(check === 'expired' ? messages.entries.linkExpired : messages.entries.linkInvalid);
-    const object = await photoStorage(ctx).get(variant === 'thumb' ? thumbKeyOf(key) : key);
+    const object = await ctx.storage.get(variant === 'thumb' ? thumbKeyOf(key) : key);
     if (!object) throw notFound();
     return reply
       .header('cache-control', `private, max-age=${secondsLeft(ctx, exp!)}`)

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -222,6 +223,31 @@ describe('removing all of a user’s photo files', () => {
       expect(readdirSync(join(t.app.ctx.config.storageUrl, user.id, entry.id))).toEqual([]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the app’s photo storage', () => {
+  it('is the one STORAGE_URL names, on the app context beside the journal held in memory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jotline-photos-'));
+    const t = await buildTestApp({ STORAGE_URL: `file://${dir}` });
+    try {
+      const user = await journalUser(t);
+      const entry = await createEntry(t, user, { content: 'stored elsewhere' });
+      const form = await multipart({}, [{ name: 'a.png', bytes: await testImage('png') }]);
+      const res = await t.app.inject({ method: 'POST', url: `/api/entries/${entry.id}/photos`, headers: { ...user.headers, ...form.headers }, payload: form.payload });
+      const photo = (res.json() as JournalEntry).photos[0]!;
+      const key = decodeURIComponent(new URL(photo.url, t.app.ctx.config.publicUrl).pathname.replace(/^\/media\//, ''));
+      expect(existsSync(join(dir, key))).toBe(true);
+      const stored = await t.app.ctx.storage.get(key);
+      stored!.stream.destroy();
+      expect(stored!.size).toBe(photo.file_size);
+      const [cached] = await t.app.ctx.journalCache.entries(user.id);
+      expect(cached!.photos.map((p) => p.file_path)).toEqual([key]);
+      expect((await t.app.inject({ method: 'GET', url: photo.url })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

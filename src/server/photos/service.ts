@@ -15,7 +15,6 @@ import type { CachedEntry } from '../journal/cache';
 import { changeJournal } from '../journal/changes';
 import { readEntry } from '../journal/read-entry';
 import { findEntry, listPhotos, touchEntry } from '../journal/repo';
-import { photoStorage } from '../providers/storage/index';
 import { cleanFileName, prepareImage, type PreparedImage } from './images';
 import { newPhotoKeys } from './keys';
 import { deletePhotoRow, entryPhotoTotals, findPhoto, insertPhotos, nextPhotoPosition } from './repo';
@@ -57,7 +56,7 @@ export async function writingPhotoFiles<T>(ctx: AppContext, work: (written: stri
   try {
     return await work(written);
   } catch (error) {
-    const storage = photoStorage(ctx);
+    const storage = ctx.storage;
     await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
     throw error;
   }
@@ -65,7 +64,7 @@ export async function writingPhotoFiles<T>(ctx: AppContext, work: (written: stri
 
 /** Stores prepared photos (full image and thumbnail) and records them, inside the caller's transaction. */
 export async function savePhotos(ctx: AppContext, trx: Db, userId: string, entryId: string, photos: readonly PreparedPhoto[], written: string[]): Promise<void> {
-  const storage = photoStorage(ctx);
+  const storage = ctx.storage;
   const now = ctx.clock.now();
   const rows: JournalPhotoRow[] = [];
   let position = await nextPhotoPosition(trx, userId, entryId);
@@ -92,7 +91,7 @@ export async function savePhotos(ctx: AppContext, trx: Db, userId: string, entry
 }
 
 export async function removePhotoFiles(ctx: AppContext, photos: readonly Pick<JournalPhotoRow, 'file_path' | 'thumb_path'>[]): Promise<void> {
-  const storage = photoStorage(ctx);
+  const storage = ctx.storage;
   await Promise.all(photos.flatMap((p) => [storage.delete(p.file_path), storage.delete(p.thumb_path)]));
 }
 

@@ -9,6 +9,8 @@ import { findProfileByPhone, lastOptChoiceOf, markPhoneVerified } from './repo';
 import { smsTexts } from './texts';
 
 export interface ReceivedText {
+  /** The recorded text's id (sms_messages.id). */
+  messageId: string;
   messageSid: string;
   from: string;
   body: string;
@@ -104,6 +106,7 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
   // Without access the text is still kept: nothing a user sends is lost.
   const entry = await appendSmsToDayEntry(ctx, {
     userId: profile.id,
+    messageId: text.messageId,
     text: text.body,
     receivedAt: text.receivedAt,
     media: text.media,

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appendSmsToDayEntry } from '../journal/sms-entries';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { keywordOf, providerKeywordOf } from './keywords';
 import { sendDueMessages } from './outbound';
-import { buildSmsTestApp, inboundRow, outboundTo, profileOf, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from './test-support';
+import { buildSmsTestApp, inboundRow, journalOf, outboundTo, profileOf, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from './test-support';
 import { SUPPORT_EMAIL } from './texts';
-
-vi.mock('../journal/sms-entries', () => ({ appendSmsToDayEntry: vi.fn() }));
-const append = vi.mocked(appendSmsToDayEntry);
 
 describe('keywordOf', () => {
   it('reads the carrier keywords as the whole message, trimmed, in any case', () => {
@@ -46,10 +42,6 @@ describe('keywords texted to the journal number', () => {
     await t.close();
     await twilio.close();
   });
-  beforeEach(() => {
-    append.mockReset();
-    append.mockResolvedValue({ entryId: 'entry-1', entryDate: '2026-11-22' });
-  });
 
   it('STOP in any case opts the user out and confirms once', async () => {
     const user = await buildUser(t);
@@ -61,7 +53,7 @@ describe('keywords texted to the journal number', () => {
     expect(texts).toHaveLength(1);
     expect(texts[0]!.body).toMatch(/unsubscribed/i);
     expect(texts[0]!.body).toMatch(/START/);
-    expect(append).not.toHaveBeenCalled();
+    expect(await journalOf(t, user.id)).toEqual([]);
   });
 
   it('every opt-out word opts out', async () => {
@@ -105,8 +97,10 @@ describe('keywords texted to the journal number', () => {
     const user = await buildUser(t);
     const { sid } = await textJournal(t, user.phone, 'Stop and smell the roses');
     expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
-    expect(append).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ text: 'Stop and smell the roses' }));
-    expect(await inboundRow(t, sid)).toMatchObject({ kind: 'journal', entry_id: 'entry-1', entry_date: '2026-11-22' });
+    const [entry, ...others] = await journalOf(t, user.id);
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({ source: 'sms', content: 'Stop and smell the roses' });
+    expect(await inboundRow(t, sid)).toMatchObject({ kind: 'journal', entry_id: entry!.id, entry_date: entry!.entry_date });
   });
 
   it('STOP from a number without an account is confirmed, and no sign-up hint follows', async () => {
@@ -146,7 +140,7 @@ describe('keywords texted to the journal number', () => {
     it('keeps YES from a verified, subscribed user as journal text', async () => {
       const user = await buildUser(t);
       await textJournal(t, user.phone, 'Yes', { OptOutType: 'START' });
-      expect(append).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ userId: user.id, text: 'Yes' }));
+      expect((await journalOf(t, user.id)).map((e) => [e.source, e.content])).toEqual([['sms', 'Yes']]);
     });
   });
 });

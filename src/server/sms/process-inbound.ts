@@ -27,6 +27,7 @@ export async function processInboundMessage(ctx: AppContext, id: string): Promis
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const handled = await handleInboundText(ctx, {
+      messageId: row.id,
       messageSid: row.provider_message_id ?? row.id,
       from: row.from_number,
       body: ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row.body ?? ''),

@@ -1,14 +1,18 @@
 // Test helpers for the SMS slice: a fake Twilio REST API, real webhook signatures, and apps that
 // can share one database (to play several instances). Imported by tests only.
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { JournalEntry } from '../../shared/journal';
+import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import type { SmsMessage } from '../db/tables';
+import { testImage } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
+import { bearer, signIn } from '../test/factories';
 import { inboundProcessingSettled } from './inbound';
 
 export const TWILIO_SID = 'AC' + '0'.repeat(32);
@@ -180,4 +184,70 @@ export async function outboundTo(t: SmsTestApp, phone: string): Promise<SmsMessa
 
 export async function profileOf(t: SmsTestApp, userId: string) {
   return t.ctx.db.selectFrom('profiles').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+export interface FakeMediaHost {
+  /** A URL on the host that serves a small real PNG (a fresh path each call). */
+  photoUrl(): string;
+  /** Headers of every request the host answered, oldest first. */
+  requests: IncomingHttpHeaders[];
+  close(): Promise<void>;
+}
+
+/** Where MMS media live (a stand-in for the provider's media host), on 127.0.0.1: any path is a PNG. */
+export async function startFakeMediaHost(): Promise<FakeMediaHost> {
+  const png = await testImage('png');
+  const requests: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req.headers);
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  let next = 0;
+  return {
+    photoUrl: () => `${base}/media/ME${++next}.png`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Twilio's webhook fields for an MMS carrying the given media URLs. */
+export function mmsFields(urls: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = { NumMedia: String(urls.length) };
+  urls.forEach((url, i) => {
+    fields[`MediaUrl${i}`] = url;
+    fields[`MediaContentType${i}`] = 'image/png';
+  });
+  return fields;
+}
+
+/**
+ * Makes the user's photo storage fail for real: a plain file where their photo folder goes, so
+ * writing a photo fails in the file system. Returns a function that puts things right again.
+ */
+export function breakPhotoStorage(t: SmsTestApp, userId: string): () => void {
+  const root = t.ctx.config.storageUrl;
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, userId), 'not a folder');
+  return () => rmSync(join(root, userId), { force: true });
+}
+
+/** The user's journal as they read it in the app (GET /api/entries, first page), newest first. */
+export async function journalOf(t: SmsTestApp, userId: string): Promise<JournalEntry[]> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/entries', headers: bearer(await signIn(t, { id: userId })) });
+  if (res.statusCode !== 200) throw new Error(`GET /api/entries: ${res.statusCode} ${res.body}`);
+  return (res.json() as { entries: JournalEntry[] }).entries;
+}
+
+/**
+ * The journal of a user who cannot open it (no access), as they can still take it away:
+ * GET /api/export?format=json. An empty journal reads as no entries.
+ */
+export async function exportedJournalOf(t: SmsTestApp, userId: string): Promise<Array<Omit<JournalEntry, 'photos'>>> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/export?format=json', headers: bearer(await signIn(t, { id: userId })) });
+  if (res.statusCode === 400 && res.json().error.message === messages.entries.exportEmpty) return [];
+  if (res.statusCode !== 200) throw new Error(`GET /api/export: ${res.statusCode} ${res.body}`);
+  return (JSON.parse(res.body) as { entries: Array<Omit<JournalEntry, 'photos'>> }).entries;
 }

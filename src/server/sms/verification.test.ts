@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../events';
-import { appendSmsToDayEntry } from '../journal/sms-entries';
 import { buildUser, uniquePhone } from '../test/factories';
 import { sendDueMessages } from './outbound';
-import { buildSmsTestApp, inboundRow, outboundTo, profileOf, PUBLIC_URL, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from './test-support';
-
-vi.mock('../journal/sms-entries', () => ({ appendSmsToDayEntry: vi.fn() }));
-const append = vi.mocked(appendSmsToDayEntry);
+import { buildSmsTestApp, inboundRow, journalOf, outboundTo, profileOf, PUBLIC_URL, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from './test-support';
 
 describe('who is texting', () => {
   let twilio: FakeTwilio;
@@ -18,10 +14,6 @@ describe('who is texting', () => {
   afterAll(async () => {
     await t.close();
     await twilio.close();
-  });
-  beforeEach(() => {
-    append.mockReset();
-    append.mockResolvedValue({ entryId: 'entry-1', entryDate: '2026-11-22' });
   });
 
   describe('YES', () => {
@@ -42,7 +34,7 @@ describe('who is texting', () => {
       expect(welcome!.body).toContain('Msg & data rates may apply');
       expect(welcome!.body).toContain('HELP');
       expect(welcome!.body).toContain('STOP');
-      expect(append).not.toHaveBeenCalled();
+      expect(await journalOf(t, user.id)).toEqual([]); // YES verified; it is not journal text
     });
 
     it('opts an opted-out, verified user back in', async () => {
@@ -51,13 +43,13 @@ describe('who is texting', () => {
       await textJournal(t, user.phone, 'YES');
       expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
       expect((await outboundTo(t, user.phone)).map((m) => m.kind).sort()).toEqual(['opt_in_confirmation', 'opt_out_confirmation']);
-      expect(append).not.toHaveBeenCalled();
+      expect(await journalOf(t, user.id)).toEqual([]);
     });
 
     it('is journal text from a verified, subscribed user', async () => {
       const user = await buildUser(t);
       await textJournal(t, user.phone, 'YES');
-      expect(append).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ userId: user.id, text: 'YES' }));
+      expect((await journalOf(t, user.id)).map((e) => [e.source, e.content])).toEqual([['sms', 'YES']]);
       expect(await outboundTo(t, user.phone)).toEqual([]);
     });
   });
@@ -71,7 +63,7 @@ describe('who is texting', () => {
     expect(texts).toHaveLength(1);
     expect(texts[0]!.body).toMatch(/Reply YES/);
     expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unverified' });
-    expect(append).not.toHaveBeenCalled();
+    expect(await journalOf(t, user.id)).toEqual([]); // not journal text until the phone is verified
   });
 
   it('sends an unknown number one sign-up hint a day', async () => {

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
-import { appendSmsToDayEntry } from '../journal/sms-entries';
 import { buildUser, uniquePhone } from '../test/factories';
 import { inboundProcessingSettled } from './inbound';
 import { EMPTY_TWIML } from './routes';
@@ -8,34 +7,34 @@ import {
   buildSmsTestApp,
   inboundRow,
   JOURNAL_NUMBER,
+  journalOf,
+  mmsFields,
   newMessageSid,
   postTwilioWebhook,
+  startFakeMediaHost,
   startFakeTwilio,
   PUBLIC_URL,
   textJournal,
   twilioSignature,
   TWILIO_SID,
+  type FakeMediaHost,
   type FakeTwilio,
   type SmsTestApp,
 } from './test-support';
 
-vi.mock('../journal/sms-entries', () => ({ appendSmsToDayEntry: vi.fn() }));
-const append = vi.mocked(appendSmsToDayEntry);
-
 describe('POST /webhooks/twilio/sms with Twilio', () => {
   let twilio: FakeTwilio;
+  let mediaHost: FakeMediaHost;
   let t: SmsTestApp;
   beforeAll(async () => {
     twilio = await startFakeTwilio();
+    mediaHost = await startFakeMediaHost();
     t = await buildSmsTestApp({ twilio });
   });
   afterAll(async () => {
     await t.close();
     await twilio.close();
-  });
-  beforeEach(() => {
-    append.mockReset();
-    append.mockResolvedValue({ entryId: 'entry-1', entryDate: '2026-11-22' });
+    await mediaHost.close();
   });
 
   const fields = (from: string, body: string) => ({ MessageSid: newMessageSid(), AccountSid: TWILIO_SID, From: from, To: JOURNAL_NUMBER, Body: body, NumMedia: '0' });
@@ -79,21 +78,16 @@ describe('POST /webhooks/twilio/sms with Twilio', () => {
     expect(t.ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row!.body!)).toBe('a secret thought');
   });
 
-  it('records MMS media URLs and hands them to the journal', async () => {
+  it('records MMS media URLs and keeps the photos in the journal', async () => {
     const user = await buildUser(t);
-    const { sid } = await textJournal(t, user.phone, 'look', {
-      NumMedia: '2',
-      MediaUrl0: 'https://api.twilio.com/media/one',
-      MediaContentType0: 'image/jpeg',
-      MediaUrl1: 'https://api.twilio.com/media/two',
-      MediaContentType1: 'image/png',
-    });
-    const media = [
-      { url: 'https://api.twilio.com/media/one', contentType: 'image/jpeg' },
-      { url: 'https://api.twilio.com/media/two', contentType: 'image/png' },
-    ];
-    expect(JSON.parse((await inboundRow(t, sid))!.media!)).toEqual(media);
-    expect(append).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ userId: user.id, text: 'look', media }));
+    const urls = [mediaHost.photoUrl(), mediaHost.photoUrl()];
+    const before = mediaHost.requests.length;
+    const { sid } = await textJournal(t, user.phone, 'look', mmsFields(urls));
+    expect(JSON.parse((await inboundRow(t, sid))!.media!)).toEqual(urls.map((url) => ({ url, contentType: 'image/png' })));
+    expect(mediaHost.requests.length - before).toBe(2);
+    const [entry] = await journalOf(t, user.id);
+    expect(entry).toMatchObject({ source: 'sms', content: 'look' });
+    expect(entry!.photos.map((p) => p.mime_type)).toEqual(['image/png', 'image/png']);
   });
 
   it('processes a redelivered MessageSid once and acknowledges the duplicate', async () => {
@@ -105,7 +99,7 @@ describe('POST /webhooks/twilio/sms with Twilio', () => {
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(second.body).toBe(EMPTY_TWIML);
-    expect(append).toHaveBeenCalledTimes(1);
+    expect((await journalOf(t, user.id)).map((e) => e.content)).toEqual(['only once']);
     const rows = await t.ctx.db.selectFrom('sms_messages').select('id').where('provider_message_id', '=', params.MessageSid).execute();
     expect(rows).toHaveLength(1);
   });

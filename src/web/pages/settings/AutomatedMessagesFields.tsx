@@ -1,0 +1,71 @@
+import { useId } from 'react';
+import { settingsCopy } from './copy';
+import { ReminderTimePicker, Select } from './ReminderTimePicker';
+import { SettingSwitch } from './SettingSwitch';
+import { timezoneOptions, type ReminderSettings } from './settings-form';
+
+/**
+ * Spec 2's automated messages, in its order: daily reminder, its time, the time zone, the weekly
+ * recap, and daily prompts. An opted-out user's switches are disabled (spec 2).
+ */
+export function AutomatedMessagesFields(props: {
+  value: ReminderSettings;
+  onChange: (change: Partial<ReminderSettings>) => void;
+  optedOut: boolean;
+}) {
+  const id = useId();
+  const { value, onChange, optedOut } = props;
+  return (
+    <div className="divide-y divide-stone-100 px-5 sm:px-7">
+      <SettingSwitch
+        label={settingsCopy.dailyReminder}
+        help="A text at your chosen time, skipped on days you have already written."
+        checked={value.reminder_enabled}
+        onCheckedChange={(reminder_enabled) => onChange({ reminder_enabled })}
+        disabled={optedOut}
+      >
+        <div className="mt-4 grid gap-4 sm:grid-cols-[auto_minmax(0,1fr)] sm:gap-6">
+          <ReminderTimePicker
+            value={value.reminder_time}
+            onChange={(reminder_time) => onChange({ reminder_time })}
+            disabled={!value.reminder_enabled}
+          />
+          <div className="min-w-0">
+            <label htmlFor={`${id}-zone`} className="mb-1.5 block text-sm font-medium text-stone-700">
+              {settingsCopy.timezone}
+            </label>
+            <Select
+              id={`${id}-zone`}
+              value={value.reminder_timezone}
+              onChange={(e) => onChange({ reminder_timezone: e.target.value })}
+              aria-describedby={`${id}-zone-help`}
+            >
+              {timezoneOptions(value.reminder_timezone).map((zone) => (
+                <option key={zone.value} value={zone.value}>
+                  {zone.label}
+                </option>
+              ))}
+            </Select>
+            <p id={`${id}-zone-help`} className="mt-1.5 text-xs text-stone-500">
+              Your reminder and weekly recap follow this time zone.
+            </p>
+          </div>
+        </div>
+      </SettingSwitch>
+      <SettingSwitch
+        label={settingsCopy.weeklyRecap}
+        help={settingsCopy.weeklyRecapHelp}
+        checked={value.weekly_recap_enabled}
+        onCheckedChange={(weekly_recap_enabled) => onChange({ weekly_recap_enabled })}
+        disabled={optedOut}
+      />
+      <SettingSwitch
+        label={settingsCopy.dailyPrompts}
+        help="Your daily reminder asks a question to write about. Turn this off for a plain reminder."
+        checked={value.prompts_enabled}
+        onCheckedChange={(prompts_enabled) => onChange({ prompts_enabled })}
+        disabled={optedOut || !value.reminder_enabled}
+      />
+    </div>
+  );
+}
