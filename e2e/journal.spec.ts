@@ -31,7 +31,7 @@ async function exportAs(page: Page, format: string) {
 }
 
 test('write with a photo, edit, search, filter, view the photo, export and delete', async ({ page, request }) => {
-  await signUpVerified(page, request);
+  const account = await signUpVerified(page, request);
   await expect(page.getByRole('button', { name: 'Create Your First Entry' })).toBeVisible();
 
   const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#f59e0b' } }).png().toBuffer();
@@ -93,4 +93,11 @@ test('write with a photo, edit, search, filter, view the photo, export and delet
   await expect(page.getByText('Entry deleted').first()).toBeVisible();
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText('a very good book');
+
+  // A text to the journal number lands in today's entry and shows up without a reload.
+  const texted = await request.post('/api/dev/phone/send', { data: { from: account.phone, body: 'Texted from the bus: the lake is frozen.' } });
+  expect(texted.ok()).toBeTruthy();
+  await expect(cards).toHaveCount(2);
+  await expect(cards.first()).toContainText('Texted from the bus: the lake is frozen.');
+  await expect(cards.first()).toContainText('SMS');
 });
