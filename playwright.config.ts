@@ -23,6 +23,8 @@ export default defineConfig({
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } } },
+    // A phone-sized window for the journeys a newcomer takes first.
+    { name: 'phone', testMatch: /(landing|accounts)\.spec\.ts/, use: { ...devices['Desktop Chrome'], viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
   ],
   webServer: {
     command: `rm -rf ${dataDir} && npm start --silent`,

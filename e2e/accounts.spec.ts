@@ -1,12 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
+import { newAccount } from './support';
 
 // The whole accounts journey a newcomer walks: sign up, verify the phone by replying YES on the
 // dev phone, land in the journal, sign out and in, then reset a forgotten password by e-mail.
 
-const unique = Date.now().toString().slice(-7);
-const email = `e2e-${unique}@example.com`;
-const phone = `(415) 5${unique.slice(0, 2)}-${unique.slice(2, 6)}`;
-const password = 'Journal123';
 const newPassword = 'Brighter456';
 
 async function signOut(page: Page) {
@@ -15,7 +12,7 @@ async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/$/);
 }
 
-async function signIn(page: Page, withPassword: string) {
+async function signIn(page: Page, email: string, withPassword: string) {
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(withPassword);
@@ -25,12 +22,13 @@ async function signIn(page: Page, withPassword: string) {
 }
 
 test('sign up, verify by text, sign in and out, and reset a forgotten password', async ({ page, context }) => {
+  const { email, phone, password } = newAccount();
   await page.goto('/');
   await page.getByRole('link', { name: 'Start Now' }).click();
   await expect(page).toHaveURL(/\/sign-up$/);
 
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Mobile phone').fill(phone);
+  await page.getByLabel('Mobile phone').fill(phone.slice(2));
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create Account' }).click();
@@ -40,7 +38,7 @@ test('sign up, verify by text, sign in and out, and reset a forgotten password',
   // The verification text arrives on the dev phone; replying YES verifies the account.
   const phonePage = await context.newPage();
   await phonePage.goto('/dev/phone');
-  await phonePage.getByLabel("This phone's number (US)").fill(phone);
+  await phonePage.getByLabel("This phone's number (US)").fill(phone.slice(2));
   await phonePage.getByRole('button', { name: 'Use number' }).click();
   const conversation = phonePage.getByRole('log', { name: 'Conversation' });
   await expect(conversation).toContainText('Reply YES');
@@ -55,7 +53,7 @@ test('sign up, verify by text, sign in and out, and reset a forgotten password',
   await signOut(page);
   await page.goto('/journal');
   await expect(page).toHaveURL(/\/sign-in/);
-  await signIn(page, password);
+  await signIn(page, email, password);
   await signOut(page);
 
   // Forgot password: the reset e-mail lands in the dev mailbox.
@@ -79,5 +77,5 @@ test('sign up, verify by text, sign in and out, and reset a forgotten password',
   await page.getByRole('button', { name: 'Update Password' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
 
-  await signIn(page, newPassword);
+  await signIn(page, email, newPassword);
 });

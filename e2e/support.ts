@@ -8,7 +8,8 @@ export function newAccount() {
   const stamp = `${Date.now() % 100_000}`.padStart(5, '0') + counter;
   return {
     email: `e2e-${stamp}@example.com`,
-    phone: `+1646${stamp.slice(-7).padStart(7, '2')}`,
+    // Exchange and line from 2000000–9999999: always a valid US number.
+    phone: `+1646${2_000_000 + Math.floor(Math.random() * 8_000_000)}`,
     password: 'Journal123',
   };
 }
