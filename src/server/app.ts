@@ -2,13 +2,16 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes';
+import { billingRoutes } from './billing/billing-routes';
 import { subscriptionRoutes } from './billing/routes';
+import { stripeWebhookRoutes } from './billing/webhook-routes';
 import { systemClock, type Clock } from './clock';
 import { resolveMasterKey, type Config } from './config';
 import type { AppContext } from './context';
 import { createTextCipher } from './crypto/encryption';
 import { deriveKey } from './crypto/tokens';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database';
+import { devCheckoutRoutes } from './dev/checkout-routes';
 import { devMailRoutes } from './dev/mail-routes';
 import { devPhoneRoutes } from './dev/phone-routes';
 import { createLocalEventBus } from './events';
@@ -16,6 +19,7 @@ import { registerErrorHandler } from './http/error-handler';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
 import { journalPlugins } from './journal/plugin';
+import { createBillingProvider } from './providers/billing/index';
 import { createMailSimulator } from './providers/mail/simulator';
 import { createSmtpMailer } from './providers/mail/smtp';
 import { createSmsSimulator } from './providers/sms/simulator';
@@ -47,16 +51,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber) : undefined;
   const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
+  const clock = options.clock ?? systemClock;
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
-    clock: options.clock ?? systemClock,
+    clock,
     cipher: createTextCipher(masterKey),
     events: createLocalEventBus(),
     sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
     mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
     storage: createPhotoStorage(config.storageUrl),
+    billing: createBillingProvider(config, clock),
     // The cache reads through the context it belongs to.
     journalCache: new JournalCache(() => ctx),
     simulators: { sms: smsSimulator, mail: mailSimulator },
@@ -112,9 +118,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(journalPlugins);
   await app.register(profileRoutes, { prefix: '/api/profile' });
   await app.register(subscriptionRoutes, { prefix: '/api/subscription' });
+  await app.register(billingRoutes, { prefix: '/api/billing' });
+  await app.register(stripeWebhookRoutes, { prefix: '/webhooks/stripe' });
   await app.register(smsWebhookRoutes, { prefix: '/webhooks/twilio' });
   if (ctx.simulators.sms) await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
   if (ctx.simulators.mail) await app.register(devMailRoutes, { prefix: '/api/dev/mail' });
+  if (ctx.billing.kind === 'local') await app.register(devCheckoutRoutes, { prefix: '/api/dev/billing' });
   registerJobs(app);
   await app.register(webRoutes, { serveWeb: options.serveWeb ?? true });
   return app;

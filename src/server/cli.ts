@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
 import { createDemoAccount } from './demo/demo-account';
 import { serve } from './main';
+import { reminderTickCommand } from './reminders/cli';
 
 const usage = `Usage: jotline <command>
 
@@ -11,7 +12,9 @@ const usage = `Usage: jotline <command>
   migrate                    bring the database schema up to date
   admin grant EMAIL          make an account an admin
   admin revoke EMAIL         take admin rights away
-  demo                       create (or recreate) the demo account, with a year of entries and photos`;
+  demo                       create (or recreate) the demo account, with a year of entries and photos
+  reminders tick [--at ISO]  run one reminder pass as of that instant (default now), e.g.
+                             --at 2026-11-22T20:00:00-05:00; prints what was queued`;
 
 async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
   const config = loadConfig();
@@ -65,6 +68,9 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'demo':
       return demo();
+    case 'reminders':
+      if (rest[0] === 'tick') return reminderTickCommand(rest.slice(1));
+      break;
     case 'admin': {
       const [action, email] = rest;
       if ((action === 'grant' || action === 'revoke') && email) return setAdmin(email, action === 'grant');

@@ -4,6 +4,7 @@ import type { TextCipher } from './crypto/encryption';
 import type { Db, DbKind } from './db/database';
 import type { EventBus } from './events';
 import type { JournalCache } from './journal/cache';
+import type { BillingProvider } from './providers/billing/types';
 import type { MailSimulator } from './providers/mail/simulator';
 import type { Mailer } from './providers/mail/types';
 import type { SmsSimulator } from './providers/sms/simulator';
@@ -22,6 +23,8 @@ export interface AppContext {
   mail: Mailer;
   /** Photo files, as STORAGE_URL says. */
   storage: PhotoStorage;
+  /** Payments: Stripe, or the local simulator (BILLING_PROVIDER). */
+  billing: BillingProvider;
   /** Decrypted journals held in memory for search and lists (journal/cache.ts). */
   journalCache: JournalCache;
   /** Present only when the providers are the simulators (development and tests). */

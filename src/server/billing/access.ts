@@ -1,4 +1,6 @@
 import type { AppContext } from '../context';
+import type { Subscriber } from '../db/tables';
+import { lazySync } from './sync';
 
 export interface AccessStatus {
   subscribed: boolean;
@@ -10,10 +12,10 @@ export interface AccessStatus {
   hasAccess: boolean;
 }
 
-/** Access is granted while subscribed (until the period ends) or while the trial runs. */
-export async function getAccessStatus(ctx: AppContext, userId: string): Promise<AccessStatus> {
-  const row = await ctx.db.selectFrom('subscribers').selectAll().where('user_id', '=', userId).executeTakeFirst();
-  const now = ctx.clock.now().toISOString();
+const readRow = (ctx: AppContext, userId: string) =>
+  ctx.db.selectFrom('subscribers').selectAll().where('user_id', '=', userId).executeTakeFirst();
+
+function statusOf(row: Subscriber | undefined, now: string): AccessStatus {
   const subscribed = !!row && row.subscribed === 1 && (row.subscription_end === null || row.subscription_end > now);
   const inTrial = !!row && row.is_trial === 1 && row.trial_end !== null && row.trial_end > now;
   return {
@@ -24,4 +26,19 @@ export async function getAccessStatus(ctx: AppContext, userId: string): Promise<
     trial_end: row?.trial_end ?? null,
     hasAccess: subscribed || inTrial,
   };
+}
+
+/**
+ * Access is granted while subscribed (until the period ends) or while the trial runs. A user who
+ * has a billing customer but no paid access is checked with the provider (at most once a minute),
+ * so a checkout whose webhook is late still opens the journal.
+ */
+export async function getAccessStatus(ctx: AppContext, userId: string): Promise<AccessStatus> {
+  const row = await readRow(ctx, userId);
+  const now = ctx.clock.now().toISOString();
+  const status = statusOf(row, now);
+  if (row && !status.subscribed && row.provider_customer_id && (await lazySync(ctx, row))) {
+    return statusOf(await readRow(ctx, userId), now);
+  }
+  return status;
 }

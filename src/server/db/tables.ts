@@ -25,6 +25,8 @@ export interface ProfilesTable {
   weekly_recap_enabled: Generated<number>;
   prompts_enabled: Generated<number>;
   next_reminder_at: string | null;
+  /** When the next weekly recap is due (Sunday 18:00 in reminder_timezone); null until computed. */
+  next_recap_at: Generated<string | null>;
   key_salt: string;
   sms_consent_at: string | null;
   updated_at: string;
@@ -113,6 +115,15 @@ export interface SubscribersTable {
   updated_at: string;
 }
 
+export interface BillingEventsTable {
+  id: string;
+  /** The provider's event id (unique: a redelivery is ignored). */
+  provider_event_id: string;
+  type: string;
+  customer_id: string | null;
+  received_at: string;
+}
+
 export interface RateLimitHitsTable {
   id: string;
   key: string;
@@ -174,6 +185,7 @@ export interface Database {
   sms_messages: SmsMessagesTable;
   security_events: SecurityEventsTable;
   subscribers: SubscribersTable;
+  billing_events: BillingEventsTable;
   rate_limit_hits: RateLimitHitsTable;
   journal_entries: JournalEntriesTable;
   journal_photos: JournalPhotosTable;

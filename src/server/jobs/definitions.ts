@@ -1,3 +1,4 @@
+import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
 import { sweepInboundMessages } from '../sms/inbound-sweep';
 import type { JobDefinition } from './scheduler';
@@ -8,4 +9,5 @@ export const OUTBOUND_SENDER = 'outbound-sender';
 export const jobDefinitions: JobDefinition[] = [
   { name: OUTBOUND_SENDER, everyMs: 1_000, run: (ctx) => sendDueMessages(ctx) },
   { name: 'inbound-sweep', everyMs: 10_000, run: (ctx) => sweepInboundMessages(ctx) },
+  { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
 ];

@@ -31,4 +31,24 @@ export const smsTexts = {
 
   subscribeToContinue: (publicUrl: string) =>
     `${BRAND}: Your text is saved in your journal, but your access has ended. Subscribe at ${publicUrl}/subscribe to keep journaling. Reply STOP to opt out.`,
+
+  /** The daily reminder when prompts are on: today's prompt from the rotating list. */
+  dailyPrompt: (prompt: string) => `${BRAND}: ${prompt} Text back to add it to your journal. Reply STOP to opt out.`,
+
+  /** The daily reminder when prompts are off. */
+  dailyReminder: () => `${BRAND}: Time to write. How was your day? Text back to add it to your journal. Reply STOP to opt out.`,
+
+  /** Instead of the daily reminder, the day after a day without an entry. */
+  missedDayNudge: () =>
+    `${BRAND}: We missed you yesterday. No pressure - even one line today keeps your journal going. Just text back. Reply STOP to opt out.`,
+
+  /** Sunday 6pm: counts only, never entry text. */
+  weeklyRecap: (week: { entries: number; days: number; words: number; streak: number }) =>
+    week.entries === 0
+      ? `${BRAND} weekly recap: no entries this week. A fresh week starts tomorrow - text a line anytime. Reply STOP to opt out.`
+      : `${BRAND} weekly recap: ${plural(week.entries, 'entry', 'entries')} on ${plural(week.days, 'day', 'days')}, ${plural(week.words, 'word', 'words')}. Streak: ${plural(week.streak, 'day', 'days')}. Keep it up! Reply STOP to opt out.`,
 };
+
+function plural(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

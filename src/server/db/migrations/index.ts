@@ -2,10 +2,14 @@ import type { Migration } from 'kysely';
 import * as accounts from './2026-11-22-0001-accounts';
 import * as journal from './2026-11-22-0002-journal';
 import * as smsApplied from './2026-11-22-0003-sms-applied';
+import * as billing from './2026-11-22-0004-billing';
+import * as reminders from './2026-11-22-0005-reminders';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-0001-accounts': accounts,
   '2026-11-22-0002-journal': journal,
   '2026-11-22-0003-sms-applied': smsApplied,
+  '2026-11-22-0004-billing': billing,
+  '2026-11-22-0005-reminders': reminders,
 };

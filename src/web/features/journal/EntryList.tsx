@@ -1,8 +1,10 @@
 import { BookOpen, CircleAlert, PenLine, SearchX } from 'lucide-react';
 import { useEffect, useRef } from 'react';
+import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
 import { Spinner } from '../../components/ui/Spinner';
 import { useAuth } from '../auth/auth-context';
+import { TrialExpiredPanel } from '../billing/TrialExpiredPanel';
 import { journalCopy } from './copy';
 import { EntryCard } from './EntryCard';
 import { isFilterActive, type SearchFilter } from './filters';
@@ -21,6 +23,10 @@ export function EntryList({ filter, onCreate, onClearFilters }: { filter: Search
         <p className="text-sm text-stone-500">{journalCopy.loading}</p>
       </div>
     );
+  }
+  if (entries.error instanceof ApiError && entries.error.status === 402) {
+    // Access lapsed since the subscription status was read: offer the upgrade, not an error.
+    return <TrialExpiredPanel />;
   }
   if (entries.isError && list.length === 0) {
     return (

@@ -2,11 +2,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { apiRequest } from '../../api/client';
 import { journalCopy } from './copy';
 import { journalKeys } from './queries';
 
 /** Where the checkout start keeps the session id it is waiting for (spec 7: saved locally). */
 export const CHECKOUT_SESSION_STORAGE_KEY = 'jotline.checkoutSessionId';
+
+function completeCheckout(sessionId: string): Promise<unknown> {
+  return apiRequest('POST', '/api/billing/checkout/complete', { body: { session_id: sessionId } });
+}
 
 /**
  * Spec 2: coming back from checkout. success=true with session_id says the subscription is
@@ -34,11 +39,15 @@ export function useCheckoutReturn(): void {
       } catch {
         // Storage blocked: nothing was stored.
       }
-      void queryClient.invalidateQueries({ queryKey: journalKeys.subscription });
+      // Ask the server to read the new subscription now rather than wait for the provider's webhook.
+      const sessionId = params.get('session_id')!;
+      void completeCheckout(sessionId)
+        .catch(() => undefined)
+        .finally(() => void queryClient.invalidateQueries({ queryKey: journalKeys.subscription }));
       toast.success(journalCopy.checkoutSuccessTitle, { id: 'checkout-return', description: journalCopy.checkoutSuccess });
     } else {
       toast(journalCopy.checkoutCanceledTitle, { id: 'checkout-return', description: journalCopy.checkoutCanceled });
     }
     navigate('/journal', { replace: true });
-  }, [success, canceled, navigate, queryClient]);
+  }, [success, canceled, navigate, queryClient, params]);
 }

@@ -1,0 +1,99 @@
+import { messages } from '../../shared/messages';
+import type { PlanId } from '../../shared/plans';
+import type { AppContext } from '../context';
+import { notFound } from '../errors';
+import { newId } from '../ids';
+import { planPrices } from '../providers/billing/index';
+import type { ProviderEvent } from '../providers/billing/types';
+import { idOf } from '../providers/billing/stripe';
+import { forgetLazySync, syncSubscription } from './sync';
+
+/** The billing customer of a user, created (once) with the user id in its metadata. */
+export async function ensureCustomer(ctx: AppContext, user: { id: string; email: string }): Promise<string> {
+  const row = await ctx.db.selectFrom('subscribers').select(['id', 'provider_customer_id']).where('user_id', '=', user.id).executeTakeFirst();
+  if (row?.provider_customer_id) return row.provider_customer_id;
+  const customer = await ctx.billing.createCustomer({ email: user.email, userId: user.id });
+  const now = ctx.clock.now().toISOString();
+  if (row) {
+    await ctx.db
+      .updateTable('subscribers')
+      .set({ provider_customer_id: customer.id, updated_at: now })
+      .where('id', '=', row.id)
+      .where('provider_customer_id', 'is', null)
+      .execute();
+  } else {
+    await ctx.db
+      .insertInto('subscribers')
+      .values({ id: newId(), user_id: user.id, email: user.email, is_trial: 0, provider_customer_id: customer.id, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+  }
+  // A concurrent request may have stored its own customer first: use whichever won.
+  const stored = await ctx.db.selectFrom('subscribers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
+  return stored?.provider_customer_id ?? customer.id;
+}
+
+/** Starts a subscription checkout for a plan: {url, sessionId}. */
+export async function startCheckout(ctx: AppContext, user: { id: string; email: string }, plan: PlanId): Promise<{ url: string; sessionId: string }> {
+  const customerId = await ensureCustomer(ctx, user);
+  const publicUrl = ctx.config.publicUrl;
+  const session = await ctx.billing.createCheckoutSession({
+    customerId,
+    priceId: planPrices(ctx.config)[plan],
+    successUrl: `${publicUrl}/journal?success=true&session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${publicUrl}/journal?canceled=true`,
+    userId: user.id,
+  });
+  forgetLazySync(ctx, user.id);
+  return { url: session.url, sessionId: session.id };
+}
+
+/** The checkout return: the session must be this user's; then the subscription is read at once. */
+export async function completeCheckout(ctx: AppContext, userId: string, sessionId: string): Promise<void> {
+  const row = await ctx.db.selectFrom('subscribers').select('provider_customer_id').where('user_id', '=', userId).executeTakeFirst();
+  if (!row?.provider_customer_id) throw notFound(messages.billing.sessionNotFound);
+  const session = await ctx.billing.getCheckoutSession(sessionId);
+  if (!session || session.customerId !== row.provider_customer_id) throw notFound(messages.billing.sessionNotFound);
+  await syncSubscription(ctx, row.provider_customer_id);
+}
+
+/** The billing portal for a user who has a customer: {url}. */
+export async function openPortal(ctx: AppContext, userId: string): Promise<{ url: string }> {
+  const row = await ctx.db.selectFrom('subscribers').select('provider_customer_id').where('user_id', '=', userId).executeTakeFirst();
+  if (!row?.provider_customer_id) throw notFound(messages.billing.noCustomer);
+  return ctx.billing.createPortalSession({ customerId: row.provider_customer_id, returnUrl: `${ctx.config.publicUrl}/settings` });
+}
+
+/** Event types that can change a subscription. */
+export function isSubscriptionEvent(type: string): boolean {
+  return (
+    type.startsWith('customer.subscription.') ||
+    type === 'checkout.session.completed' ||
+    type === 'checkout.session.async_payment_succeeded' ||
+    type === 'invoice.paid' ||
+    type === 'invoice.payment_failed'
+  );
+}
+
+export type WebhookOutcome = 'processed' | 'duplicate' | 'ignored';
+
+/**
+ * A verified webhook event: a redelivery is acknowledged and ignored; a subscription event
+ * re-reads the customer's subscription. The event is recorded only after it was handled, so a
+ * failure leaves it for the provider to send again.
+ */
+export async function handleWebhookEvent(ctx: AppContext, event: ProviderEvent): Promise<WebhookOutcome> {
+  const seen = await ctx.db.selectFrom('billing_events').select('id').where('provider_event_id', '=', event.id).executeTakeFirst();
+  if (seen) return 'duplicate';
+  const customerId = idOf(event.data.object.customer);
+  const relevant = isSubscriptionEvent(event.type) && !!customerId;
+  if (relevant) await syncSubscription(ctx, customerId!);
+  const inserted = await ctx.db
+    .insertInto('billing_events')
+    .values({ id: newId(), provider_event_id: event.id, type: event.type, customer_id: customerId, received_at: ctx.clock.now().toISOString() })
+    .onConflict((oc) => oc.column('provider_event_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return 'duplicate';
+  return relevant ? 'processed' : 'ignored';
+}

@@ -1,0 +1,186 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signPayload } from '../providers/billing/signature';
+
+/**
+ * Test-only: a small Stripe API over HTTP (customers, checkout and portal sessions, subscriptions),
+ * recording every call. Subscriptions are made by `subscribe`, as a completed checkout would.
+ */
+
+export interface FakeStripeCall {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  headers: IncomingMessage['headers'];
+}
+
+export interface FakeSubscription {
+  id: string;
+  object: 'subscription';
+  status: string;
+  customer: string;
+  cancel_at_period_end: boolean;
+  canceled_at: number | null;
+  metadata: Record<string, string>;
+  items: { object: 'list'; data: Array<{ id: string; price: { id: string; object: 'price'; recurring: { interval: string } }; current_period_start: number; current_period_end: number }> };
+}
+
+export interface FakeCheckoutSession {
+  id: string;
+  object: 'checkout.session';
+  customer: string;
+  price: string;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  url: string;
+  status: string;
+  subscription?: string;
+}
+
+export const FAKE_STRIPE = {
+  secretKey: 'sk_test_jotline',
+  webhookSecret: 'whsec_jotline_test',
+  priceMonthly: 'price_monthly_test',
+  priceYearly: 'price_yearly_test',
+};
+
+export async function startFakeStripe() {
+  const calls: FakeStripeCall[] = [];
+  const customers = new Map<string, { id: string; object: 'customer'; email: string | null; metadata: Record<string, string> }>();
+  const sessions = new Map<string, FakeCheckoutSession>();
+  const subs = new Map<string, FakeSubscription>();
+  const failures: Array<{ path: string; status: number; body: unknown }> = [];
+  let seq = 0;
+  const id = (prefix: string) => `${prefix}_fake${++seq}`;
+  const metaOf = (p: Record<string, string>) =>
+    Object.fromEntries(Object.entries(p).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
+
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      const [path = '', rawQuery = ''] = (req.url ?? '').split('?');
+      const params = Object.fromEntries(new URLSearchParams(body));
+      const query = new URLSearchParams(rawQuery);
+      calls.push({ method: req.method ?? '', path, query, params, headers: req.headers });
+      const send = (o: unknown, status = 200) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(o));
+      };
+      const failure = failures.findIndex((f) => f.path === path);
+      if (failure >= 0) {
+        const [f] = failures.splice(failure, 1);
+        return send(f!.body, f!.status);
+      }
+      if (req.headers.authorization !== `Bearer ${FAKE_STRIPE.secretKey}`) {
+        return send({ error: { type: 'authentication_error', message: 'Invalid API Key provided' } }, 401);
+      }
+      const last = path.split('/').pop()!;
+      if (req.method === 'POST' && path === '/v1/customers') {
+        const c = { id: id('cus'), object: 'customer' as const, email: params.email ?? null, metadata: metaOf(params) };
+        customers.set(c.id, c);
+        return send(c);
+      }
+      if (req.method === 'GET' && path.startsWith('/v1/customers/')) {
+        const c = customers.get(last);
+        return c ? send(c) : send({ error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${last}'` } }, 404);
+      }
+      if (req.method === 'GET' && path === '/v1/subscriptions') {
+        const status = query.get('status');
+        const data = [...subs.values()]
+          .filter((s) => !query.get('customer') || s.customer === query.get('customer'))
+          .filter((s) => status === 'all' || (status ? s.status === status : s.status !== 'canceled'));
+        return send({ object: 'list', data, has_more: false, url: '/v1/subscriptions' });
+      }
+      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        const s: FakeCheckoutSession = {
+          id: id('cs_test'),
+          object: 'checkout.session',
+          customer: params.customer ?? id('cus'),
+          price: params['line_items[0][price]'] ?? '',
+          metadata: metaOf(params),
+          success_url: params.success_url ?? '',
+          cancel_url: params.cancel_url ?? '',
+          url: `https://checkout.stripe.test/pay/${seq}`,
+          status: 'open',
+        };
+        sessions.set(s.id, s);
+        return send(s);
+      }
+      if (req.method === 'GET' && path.startsWith('/v1/checkout/sessions/')) {
+        const s = sessions.get(last);
+        return s ? send(s) : send({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } }, 404);
+      }
+      if (req.method === 'POST' && path === '/v1/billing_portal/sessions') {
+        return send({ id: id('bps'), object: 'billing_portal.session', url: `https://billing.stripe.test/p/${seq}`, return_url: params.return_url });
+      }
+      send({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } }, 404);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    calls,
+    customers,
+    sessions,
+    subs,
+    /** The environment that points the app at this fake. */
+    env: {
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: FAKE_STRIPE.secretKey,
+      STRIPE_WEBHOOK_SECRET: FAKE_STRIPE.webhookSecret,
+      STRIPE_PRICE_MONTHLY: FAKE_STRIPE.priceMonthly,
+      STRIPE_PRICE_YEARLY: FAKE_STRIPE.priceYearly,
+      STRIPE_API_URL: url,
+    },
+    /** The next request to this path answers with this error. */
+    failNext(path: string, status: number, body: unknown) {
+      failures.push({ path, status, body });
+    },
+    /** The subscription a completed checkout makes, its period starting at `now`. */
+    subscribe(session: FakeCheckoutSession, now: Date, interval: 'month' | 'year' = 'month'): FakeSubscription {
+      const start = Math.floor(now.getTime() / 1000);
+      const end = start + (interval === 'month' ? 30 : 365) * 86400;
+      const sub: FakeSubscription = {
+        id: id('sub'),
+        object: 'subscription',
+        status: 'active',
+        customer: session.customer,
+        cancel_at_period_end: false,
+        canceled_at: null,
+        metadata: session.metadata,
+        items: { object: 'list', data: [{ id: id('si'), price: { id: session.price, object: 'price', recurring: { interval } }, current_period_start: start, current_period_end: end }] },
+      };
+      subs.set(sub.id, sub);
+      Object.assign(session, { status: 'complete', subscription: sub.id });
+      return sub;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
+
+/** A signed webhook request for app.inject, as Stripe would send it. */
+export function stripeWebhook(type: string, object: unknown, options: { eventId?: string; now: Date; secret?: string; signature?: string }) {
+  const payload = JSON.stringify({
+    id: options.eventId ?? `evt_${Math.random().toString(16).slice(2)}`,
+    object: 'event',
+    type,
+    api_version: '2025-03-31.basil',
+    created: Math.floor(options.now.getTime() / 1000),
+    livemode: false,
+    data: { object },
+  });
+  const signature = options.signature ?? signPayload(payload, options.secret ?? FAKE_STRIPE.webhookSecret, Math.floor(options.now.getTime() / 1000));
+  return {
+    method: 'POST' as const,
+    url: '/webhooks/stripe',
+    payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+  };
+}

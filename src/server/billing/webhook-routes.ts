@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { messages } from '../../shared/messages';
+import { WebhookSignatureError } from '../providers/billing/types';
+import { handleWebhookEvent } from './service';
+
+/**
+ * POST /webhooks/stripe: the signature covers the exact bytes sent, so inside this plugin JSON
+ * bodies stay raw strings. 400 when the signature does not hold; 200 for handled, repeated and
+ * ignored events; a failure to re-read the subscription answers 500 so the provider retries.
+ */
+export async function stripeWebhookRoutes(app: FastifyInstance): Promise<void> {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.post('/', async (request, reply) => {
+    const raw = typeof request.body === 'string' ? request.body : '';
+    const header = request.headers['stripe-signature'];
+    let event;
+    try {
+      event = app.ctx.billing.verifyWebhook(raw, Array.isArray(header) ? header[0] : header);
+    } catch (error) {
+      if (!(error instanceof WebhookSignatureError)) throw error;
+      request.log.warn({ reason: error.message }, 'billing webhook refused');
+      return reply.status(400).send({ error: { code: 'INVALID_SIGNATURE', message: messages.billing.invalidSignature } });
+    }
+    const outcome = await handleWebhookEvent(app.ctx, event);
+    return { received: true, outcome };
+  });
+}

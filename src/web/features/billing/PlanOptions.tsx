@@ -1,0 +1,106 @@
+import { Check } from 'lucide-react';
+import { toast } from 'sonner';
+import { messages } from '../../../shared/messages';
+import { formatUsd, PLAN_FEATURES, PLANS, YEARLY_SAVINGS_LABEL, type Plan, type PlanId } from '../../../shared/plans';
+import { Button } from '../../components/ui/Button';
+import { cn } from '../../components/ui/cn';
+import { checkoutErrorMessage, useStartCheckout } from './checkout';
+
+const copy = messages.billing;
+
+function PlanCard({
+  plan,
+  featured,
+  badge,
+  notes,
+  busy,
+  disabled,
+  onChoose,
+}: {
+  plan: Plan;
+  featured?: boolean;
+  badge?: string;
+  notes: string[];
+  busy: boolean;
+  disabled: boolean;
+  onChoose: () => void;
+}) {
+  const headingId = `choose-plan-${plan.id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className={cn(
+        'relative flex flex-col rounded-3xl bg-white p-7 sm:p-8',
+        featured ? 'border-2 border-brand-600 shadow-xl shadow-brand-900/10' : 'border border-stone-200 shadow-sm',
+      )}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={headingId} className="font-serif text-2xl font-semibold text-ink">
+          {plan.name}
+        </h2>
+        {badge && <span className="rounded-full bg-amber-100 px-3 py-1 text-sm font-semibold text-amber-900">{badge}</span>}
+      </div>
+      <p className="mt-5 flex items-baseline gap-1">
+        <span className="font-serif text-4xl font-semibold tracking-tight text-ink">{formatUsd(plan.priceCents)}</span>
+        <span className="text-lg text-stone-500">/{plan.interval}</span>
+      </p>
+      <ul className="mt-2 min-h-12 space-y-0.5 text-sm text-stone-600">
+        {notes.map((note) => (
+          <li key={note} className={cn(featured && 'font-medium text-brand-800')}>
+            {note}
+          </li>
+        ))}
+      </ul>
+      <ul className="mt-6 flex-1 space-y-2.5">
+        {PLAN_FEATURES.map((feature) => (
+          <li key={feature} className="flex gap-3 text-sm text-stone-700">
+            <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+            {feature}
+          </li>
+        ))}
+      </ul>
+      <Button
+        variant={featured ? 'primary' : 'secondary'}
+        size="lg"
+        className="mt-8 w-full"
+        loading={busy}
+        disabled={disabled}
+        onClick={onChoose}
+        aria-describedby={headingId}
+      >
+        {busy ? copy.redirecting : `${copy.choosePlan} ${plan.name}`}
+      </Button>
+    </article>
+  );
+}
+
+/** The two plans; choosing one starts checkout (spec 2 and 7), failures toast per spec 8. */
+export function PlanOptions() {
+  const checkout = useStartCheckout();
+  // Still busy after success: the browser is on its way to checkout.
+  const busyPlan = checkout.isPending || checkout.isSuccess ? checkout.variables : undefined;
+  const choose = (plan: PlanId) =>
+    checkout.mutate(plan, {
+      onError: (error) => toast.error(copy.checkoutErrorTitle, { id: 'checkout-error', description: checkoutErrorMessage(error) }),
+    });
+  return (
+    <div className="grid gap-6 md:grid-cols-2">
+      <PlanCard
+        plan={PLANS.monthly}
+        notes={[copy.monthlyNote]}
+        busy={busyPlan === 'monthly'}
+        disabled={busyPlan !== undefined}
+        onChoose={() => choose('monthly')}
+      />
+      <PlanCard
+        plan={PLANS.yearly}
+        featured
+        badge={copy.bestValue}
+        notes={[YEARLY_SAVINGS_LABEL, copy.twoMonthsFree]}
+        busy={busyPlan === 'yearly'}
+        disabled={busyPlan !== undefined}
+        onChoose={() => choose('yearly')}
+      />
+    </div>
+  );
+}

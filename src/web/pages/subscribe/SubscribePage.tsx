@@ -1,0 +1,31 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'react-router';
+import { messages } from '../../../shared/messages';
+import { Wordmark } from '../../components/ui/Wordmark';
+import { PlanOptions } from '../../features/billing';
+
+/** /subscribe (signed in): the two plans; choosing one goes to checkout. */
+export function SubscribePage() {
+  return (
+    <div className="min-h-dvh bg-stone-50">
+      <header className="mx-auto flex max-w-4xl items-center justify-between px-5 py-5 sm:px-8">
+        <Link to="/journal" aria-label="Jotline journal">
+          <Wordmark />
+        </Link>
+        <Link to="/journal" className="inline-flex items-center gap-1.5 text-sm font-medium text-stone-600 hover:text-ink">
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to journal
+        </Link>
+      </header>
+      <main className="mx-auto w-full max-w-4xl px-5 pt-6 pb-16 sm:px-8">
+        <div className="text-center">
+          <h1 className="font-serif text-3xl font-semibold text-ink sm:text-4xl">{messages.billing.subscribeTitle}</h1>
+          <p className="mx-auto mt-3 max-w-xl text-stone-600">{messages.billing.subscribeLead}</p>
+        </div>
+        <div className="mt-10">
+          <PlanOptions />
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '../../../shared/messages';
+import { fakeSession, installFakeApi, reply } from '../../api/fake-api';
+import { sessionStore } from '../../api/session-store';
+import { renderApp } from '../../features/auth/render-app';
+import { checkoutBrowser } from '../../features/billing';
+import { TrialExpiredPage } from './TrialExpiredPage';
+
+const download = vi.hoisted(() => vi.fn(async () => 'journal-export.txt'));
+vi.mock('../../features/journal/export-download', () => ({ downloadExport: download }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  download.mockClear();
+});
+
+function renderExpired() {
+  const api = installFakeApi();
+  sessionStore.set(fakeSession({ access_token: 'token-1' }));
+  renderApp([{ path: '/trial-expired', element: <TrialExpiredPage /> }], ['/trial-expired']);
+  return api;
+}
+
+describe('/trial-expired', () => {
+  it("says 'Trial Expired' and offers both plans", async () => {
+    renderExpired();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Trial Expired' })).toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Monthly' })).toHaveTextContent('$5.99/month');
+    expect(screen.getByRole('article', { name: 'Yearly' })).toHaveTextContent('Save $21.89 (30%)');
+  });
+
+  it('upgrading starts checkout', async () => {
+    const api = renderExpired();
+    api.on('POST /api/billing/checkout', reply(200, { url: 'https://checkout.example.com/pay/2', sessionId: 'cs_9' }));
+    const leaveTo = vi.spyOn(checkoutBrowser, 'leaveTo').mockImplementation(() => undefined);
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose Monthly' }));
+    await waitFor(() => expect(leaveTo).toHaveBeenCalledWith('https://checkout.example.com/pay/2'));
+    expect(api.requestsTo('POST /api/billing/checkout')[0]!.body).toEqual({ plan: 'monthly' });
+  });
+
+  it('still lets them export their journal as text', async () => {
+    renderExpired();
+    expect(screen.getByText(messages.billing.exportNote)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: messages.billing.exportJournal }));
+    await waitFor(() => expect(download).toHaveBeenCalledWith({ format: 'txt', from: '', to: '', photos: false }));
+  });
+
+  it('says so when the export fails', async () => {
+    download.mockRejectedValueOnce(new Error('nope'));
+    renderExpired();
+    await userEvent.click(screen.getByRole('button', { name: messages.billing.exportJournal }));
+    expect(await screen.findByText(messages.billing.exportFailed)).toBeInTheDocument();
+  });
+});
