@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { billingRoutes } from './billing/billing-routes';
 import { subscriptionRoutes } from './billing/routes';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(billingRoutes, { prefix: '/api/billing' });
   await app.register(stripeWebhookRoutes, { prefix: '/webhooks/stripe' });
   await app.register(smsWebhookRoutes, { prefix: '/webhooks/twilio' });
+  await app.register(adminRoutes, { prefix: '/api/admin' });
   if (ctx.simulators.sms) await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
   if (ctx.simulators.mail) await app.register(devMailRoutes, { prefix: '/api/dev/mail' });
   if (ctx.billing.kind === 'local') await app.register(devCheckoutRoutes, { prefix: '/api/dev/billing' });

@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RequireAdmin } from './features/admin/RequireAdmin';
 import { RedirectIfSignedIn, RequireAuth } from './features/auth/guards';
 import { SupportPage, TermsPage } from './pages/legal/LegalPages';
 import { LandingPage } from './pages/landing/LandingPage';
@@ -44,6 +45,12 @@ export const routes: RouteObject[] = [
       { path: '/subscribe', ...lazyPage(() => import('./pages/subscribe/SubscribePage'), (m) => m.SubscribePage, RequireAuth) },
       { path: '/trial-expired', ...lazyPage(() => import('./pages/trial-expired/TrialExpiredPage'), (m) => m.TrialExpiredPage, RequireAuth) },
       { path: '/dev/checkout', ...lazyPage(() => import('./pages/dev-checkout/DevCheckoutPage'), (m) => m.DevCheckoutPage) },
+      { path: '/admin/login', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminLoginPage) },
+      { path: '/admin/dashboard', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminDashboardPage, RequireAdmin) },
+      { path: '/admin/dashboard/subscribers', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminSubscribersPage, RequireAdmin) },
+      { path: '/admin/dashboard/trial-users', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminTrialUsersPage, RequireAdmin) },
+      { path: '/admin/sms-testing', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminSmsTestingPage, RequireAdmin) },
+      { path: '/admin/user-management', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminUserManagementPage, RequireAdmin) },
       { path: '/dev/phone', ...lazyPage(() => import('./pages/dev-phone/DevPhonePage'), (m) => m.DevPhonePage) },
       { path: '/dev/mail', ...lazyPage(() => import('./pages/dev-mail/DevMailPage'), (m) => m.DevMailPage) },
       { path: '*', element: <NotFoundPage /> },

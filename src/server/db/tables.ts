@@ -177,6 +177,25 @@ export interface JournalSmsAppliedTable {
   applied_at: string;
 }
 
+/** One admin SMS test (spec 3): phone masked, content kept only as a short preview. */
+export interface SmsTestLogsTable {
+  id: string;
+  test_type: string;
+  /** Masked to the last four digits. */
+  phone_number: string;
+  /** At most a 100-character preview of the test text. */
+  message_content: string;
+  success: number;
+  webhook_status: string | null;
+  /** JSON: steps, summary and timing. */
+  webhook_response: string | null;
+  /** JSON: what was sent (type, length, masked phone). */
+  payload: string | null;
+  /** The admin who ran the test. */
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -191,6 +210,7 @@ export interface Database {
   journal_photos: JournalPhotosTable;
   journal_revisions: JournalRevisionsTable;
   journal_sms_applied: JournalSmsAppliedTable;
+  sms_test_logs: SmsTestLogsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -4,6 +4,7 @@ import * as journal from './2026-11-22-0002-journal';
 import * as smsApplied from './2026-11-22-0003-sms-applied';
 import * as billing from './2026-11-22-0004-billing';
 import * as reminders from './2026-11-22-0005-reminders';
+import * as admin from './2026-11-22-0006-admin';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0003-sms-applied': smsApplied,
   '2026-11-22-0004-billing': billing,
   '2026-11-22-0005-reminders': reminders,
+  '2026-11-22-0006-admin': admin,
 };

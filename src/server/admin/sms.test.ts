@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMessages, smsTestMessage } from '../../shared/admin';
+import { newId } from '../ids';
+import { buildTestApp, type TestApp } from '../test/app';
+import { apiClient, buildUser, signIn, uniquePhone, type ApiClient } from '../test/factories';
+
+describe('admin SMS testing and health', () => {
+  let t: TestApp;
+  let api: ApiClient;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    api = apiClient(t);
+    adminToken = await signIn(t, await buildUser(t, { isAdmin: true }));
+  });
+  afterAll(() => t.close());
+
+  it('runs a text through the inbound pipeline into a verified user’s journal', async () => {
+    const user = await buildUser(t, { timezone: 'UTC' });
+    const res = await api.post('/api/admin/sms-test', { testType: 'short', phoneNumber: user.phone.slice(2), messageContent: 'admin test secret words' }, adminToken);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.summary).toEqual({ passedSteps: 6, totalSteps: 6, userFound: true, userVerified: true, hasActiveSubscription: true, entryCreated: true });
+    expect(res.body.steps.map((s: { name: string }) => s.name)).toEqual(['User lookup', 'Phone verification', 'Subscription check', 'Webhook received', 'Message processing', 'Journal entry']);
+    for (const s of res.body.steps) expect(s).toEqual({ name: expect.any(String), success: true, message: expect.any(String) });
+    expect(res.body.timing.durationMs).toEqual(expect.any(Number));
+    expect(JSON.stringify(res.body)).not.toContain(user.phone.slice(2));
+    const entries = await t.app.ctx.db.selectFrom('journal_entries').select(['source']).where('user_id', '=', user.id).execute();
+    expect(entries).toEqual([{ source: 'sms' }]);
+  });
+
+  it('reports the failing steps for an unknown number and an empty text', async () => {
+    const unknown = await api.post('/api/admin/sms-test', { testType: 'medium', phoneNumber: uniquePhone() }, adminToken);
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.success).toBe(false);
+    expect(unknown.body.summary).toMatchObject({ userFound: false, userVerified: false, hasActiveSubscription: false, entryCreated: false });
+    expect(unknown.body.error).toBe('No account uses this phone number');
+
+    const user = await buildUser(t, { verified: false });
+    const unverified = await api.post('/api/admin/sms-test', { testType: 'short', phoneNumber: user.phone }, adminToken);
+    expect(unverified.body.summary).toMatchObject({ userFound: true, userVerified: false, entryCreated: false });
+
+    const verified = await buildUser(t);
+    const empty = await api.post('/api/admin/sms-test', { testType: 'empty', phoneNumber: verified.phone, messageContent: '' }, adminToken);
+    expect(empty.body.summary).toMatchObject({ userFound: true, userVerified: true, hasActiveSubscription: true, entryCreated: false });
+    expect(empty.body.steps.at(-1).message).toBe('Empty message: nothing was added to the journal');
+  });
+
+  it('accepts an oversized text and builds the type’s message when none is given', async () => {
+    const user = await buildUser(t);
+    const res = await api.post('/api/admin/sms-test', { testType: 'oversized', phoneNumber: user.phone }, adminToken);
+    expect(res.status).toBe(200);
+    expect(res.body.summary.entryCreated).toBe(true);
+    expect(smsTestMessage('oversized')).toHaveLength(15_000);
+    expect(smsTestMessage('long').split('. ').length).toBeGreaterThanOrEqual(50);
+  });
+
+  it('requires a phone number and a known test type', async () => {
+    for (const phoneNumber of [undefined, '', '   ']) {
+      const res = await api.post('/api/admin/sms-test', { testType: 'short', phoneNumber }, adminToken);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe(adminMessages.phoneRequired);
+    }
+    expect((await api.post('/api/admin/sms-test', { testType: 'short', phoneNumber: '123' }, adminToken)).body.error.message).toBe(adminMessages.invalidPhone);
+    expect((await api.post('/api/admin/sms-test', { testType: 'huge', phoneNumber: uniquePhone() }, adminToken)).status).toBe(400);
+  });
+
+  it('lists the latest tests with masked phones and short previews', async () => {
+    const user = await buildUser(t);
+    const long = smsTestMessage('long');
+    await api.post('/api/admin/sms-test', { testType: 'long', phoneNumber: user.phone, messageContent: long }, adminToken);
+    const res = await api.get('/api/admin/sms-tests', adminToken);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    const [latest] = res.body.tests;
+    expect(latest).toMatchObject({ test_type: 'long', phone_number: `(•••) •••-${user.phone.slice(-4)}`, success: true });
+    expect(latest.message_content.length).toBeLessThanOrEqual(100);
+    expect(JSON.parse(latest.webhook_response).summary).toMatchObject({ passedSteps: 6, totalSteps: 6, entryCreated: true });
+    expect(JSON.stringify(res.body)).not.toContain(user.phone.slice(2));
+    for (let i = 0; i < 20; i++) await api.post('/api/admin/sms-test', { testType: 'empty', phoneNumber: uniquePhone(), messageContent: '' }, adminToken);
+    expect((await api.get('/api/admin/sms-tests', adminToken)).body.tests).toHaveLength(20);
+  });
+
+  it('reports SMS health with measured processing times', async () => {
+    const res = await api.get('/api/admin/sms-health', adminToken);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, overall_status: 'healthy', checks_passed: 4, checks_failed: 0 });
+    expect(res.body.checks.map((c: { name: string }) => c.name)).toEqual(['database', 'outbound_sender', 'inbound_backlog', 'provider']);
+    expect(res.body.stats.messages24h).toBeGreaterThan(0);
+    expect(res.body.stats.avgProcessingMs).toEqual(expect.any(Number));
+    expect(res.body.stats.successRate).toBeGreaterThan(0);
+
+    // A text that never went out and an inbound text nobody processed.
+    const old = new Date(t.clock.now().getTime() - 30 * 60_000).toISOString();
+    const base = { user_id: null, provider_message_id: null, dedupe_key: null, from_number: '+15555550100', to_number: uniquePhone(), body: null, media: null, segments: null, processing_ms: null, error_code: null, entry_id: null, entry_date: null, claimed_at: null, send_after: null, created_at: old, updated_at: old };
+    await t.app.ctx.db.insertInto('sms_messages').values({ ...base, id: newId(), direction: 'outbound', kind: 'reminder', status: 'pending', error_message: null }).execute();
+    await t.app.ctx.db.insertInto('sms_messages').values({ ...base, id: newId(), direction: 'inbound', kind: 'inbound', status: 'failed', error_message: 'boom' }).execute();
+    const degraded = await api.get('/api/admin/sms-health', adminToken);
+    expect(degraded.body).toMatchObject({ overall_status: 'degraded', checks_passed: 2, checks_failed: 2 });
+    expect(degraded.body.stats.recentErrors).toEqual([{ at: old, error: 'boom' }]);
+    expect(degraded.body.stats.successRate).toBeLessThan(100);
+  });
+});

@@ -1,0 +1,2 @@
+export { RequireAdmin } from './RequireAdmin';
+export { adminKeys } from './queries';
