@@ -69,6 +69,8 @@ describe('admin SMS testing and health', () => {
   it('lists the latest tests with masked phones and short previews', async () => {
     const user = await buildUser(t);
     const long = smsTestMessage('long');
+    // The test clock stands still: move it so this run is the latest.
+    t.clock.advance(1000);
     await api.post('/api/admin/sms-test', { testType: 'long', phoneNumber: user.phone, messageContent: long }, adminToken);
     const res = await api.get('/api/admin/sms-tests', adminToken);
     expect(res.status).toBe(200);

@@ -3,6 +3,7 @@ import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import { invalidInput, notFound } from '../errors';
 import { newId } from '../ids';
+import { celebrateMilestones } from '../milestones/service';
 import { entryPhotoTotals } from '../photos/repo';
 import { checkPhotoRoom, preparePhotos, removePhotoFiles, savePhotos, writingPhotoFiles } from '../photos/service';
 import type { PhotoUpload } from '../photos/uploads';
@@ -45,6 +46,8 @@ export async function createEntry(ctx: AppContext, userId: string, input: Create
       return { entryId };
     }),
   );
+  // The entry is saved; a congratulation that cannot be queued must not fail it.
+  await celebrateMilestones(ctx, userId).catch(() => undefined);
   return readEntry(ctx, userId, entryId);
 }
 

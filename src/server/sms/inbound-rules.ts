@@ -2,6 +2,7 @@ import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
 import type { Profile } from '../db/tables';
 import { appendSmsToDayEntry, type SmsMedia } from '../journal/sms-entries';
+import { celebrateMilestones } from '../milestones/service';
 import { keywordOf, type Keyword } from './keywords';
 import { enqueueSms } from './outbound';
 import { setUserOptedOut } from './opt-out';
@@ -121,5 +122,6 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
       dedupeKey: `subscribe-prompt:${profile.id}:${today}`,
     }).catch(() => undefined);
   }
+  await celebrateMilestones(ctx, profile.id).catch(() => undefined);
   return { kind: 'journal', userId: profile.id, entryId: entry.entryId, entryDate: entry.entryDate };
 }

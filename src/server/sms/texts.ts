@@ -26,6 +26,12 @@ export const smsTexts = {
   help: (publicUrl: string) =>
     `${BRAND}: Text this number to add to your journal; read it at ${publicUrl}. Help: ${SUPPORT_EMAIL}. ${RATES} Reply STOP to opt out.`,
 
+  /** A streak or a count of journal days reached (spec: check-milestone). */
+  milestone: (milestone: { kind: 'streak' | 'days'; count: number }) =>
+    milestone.kind === 'streak'
+      ? `${BRAND}: ${milestone.count} days in a row! Your journal streak is growing. Keep texting. Reply STOP to opt out.`
+      : `${BRAND}: You have now written on ${milestone.count} days. That is a journal worth keeping. Reply STOP to opt out.`,
+
   signUpHint: (publicUrl: string) =>
     `${BRAND}: This number is not linked to a journal yet. Sign up at ${publicUrl}/sign-up to start journaling by text. Reply STOP to opt out.`,
 

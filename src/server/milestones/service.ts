@@ -1,0 +1,49 @@
+import { getAccessStatus } from '../billing/access';
+import type { AppContext } from '../context';
+import { journalStats } from '../journal/stats';
+import { enqueueSms } from '../sms/outbound';
+import { smsTexts } from '../sms/texts';
+
+/** Streaks (consecutive days) and journal days worth a congratulation. */
+export const STREAK_MILESTONES = [7, 30, 100, 365] as const;
+export const DAY_MILESTONES = [10, 50, 100, 250, 500, 1000] as const;
+
+export interface Milestone {
+  kind: 'streak' | 'days';
+  count: number;
+}
+
+/** Which milestones these statistics sit exactly on. */
+export function milestonesReached(stats: { current_streak: number; total_days: number }): Milestone[] {
+  const reached: Milestone[] = [];
+  if ((STREAK_MILESTONES as readonly number[]).includes(stats.current_streak)) reached.push({ kind: 'streak', count: stats.current_streak });
+  if ((DAY_MILESTONES as readonly number[]).includes(stats.total_days)) reached.push({ kind: 'days', count: stats.total_days });
+  return reached;
+}
+
+/**
+ * After a new entry (web or text): congratulates a verified user with access on a milestone, once
+ * per milestone ever (the dedupe key), through the outbound queue, which skips opted-out users.
+ */
+export async function celebrateMilestones(ctx: AppContext, userId: string): Promise<Milestone[]> {
+  const profile = await ctx.db
+    .selectFrom('profiles')
+    .select(['phone_number', 'phone_verified'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!profile || profile.phone_verified !== 1) return [];
+  if (!(await getAccessStatus(ctx, userId)).hasAccess) return [];
+  const reached = milestonesReached(await journalStats(ctx, userId));
+  const queued: Milestone[] = [];
+  for (const milestone of reached) {
+    const { queued: isNew } = await enqueueSms(ctx, {
+      userId,
+      to: profile.phone_number,
+      body: smsTexts.milestone(milestone),
+      kind: 'milestone',
+      dedupeKey: `milestone:${userId}:${milestone.kind}:${milestone.count}`,
+    });
+    if (isNew) queued.push(milestone);
+  }
+  return queued;
+}
