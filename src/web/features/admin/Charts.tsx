@@ -1,4 +1,4 @@
-import type { SeriesPoint } from './types';
+import type { MetricsPoint } from '../../../shared/admin';
 
 const WIDTH = 600;
 const HEIGHT = 200;
@@ -18,7 +18,7 @@ function shortDate(iso: string): string {
   return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 }
 
-function Axes({ max, points }: { max: number; points: SeriesPoint[] }) {
+function Axes({ max, points }: { max: number; points: MetricsPoint[] }) {
   const innerW = WIDTH - PAD.left - PAD.right;
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const ticks = [0, 0.25, 0.5, 0.75, 1];
@@ -51,12 +51,12 @@ function Axes({ max, points }: { max: number; points: SeriesPoint[] }) {
   );
 }
 
-function total(points: SeriesPoint[], key: 'signups' | 'entries') {
+function total(points: MetricsPoint[], key: 'signups' | 'entries') {
   return points.reduce((sum, p) => sum + (p[key] || 0), 0);
 }
 
 /** Sign-ups per day as a line with a soft area under it. */
-export function LineChart({ points, label }: { points: SeriesPoint[]; label: string }) {
+export function LineChart({ points, label }: { points: MetricsPoint[]; label: string }) {
   const max = niceMax(Math.max(0, ...points.map((p) => p.signups)));
   const innerW = WIDTH - PAD.left - PAD.right;
   const innerH = HEIGHT - PAD.top - PAD.bottom;
@@ -84,7 +84,7 @@ export function LineChart({ points, label }: { points: SeriesPoint[]; label: str
 }
 
 /** Journal entries per day as bars. */
-export function BarChart({ points, label }: { points: SeriesPoint[]; label: string }) {
+export function BarChart({ points, label }: { points: MetricsPoint[]; label: string }) {
   const max = niceMax(Math.max(0, ...points.map((p) => p.entries)));
   const innerW = WIDTH - PAD.left - PAD.right;
   const innerH = HEIGHT - PAD.top - PAD.bottom;

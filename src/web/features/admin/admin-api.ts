@@ -1,32 +1,37 @@
+import type { z } from 'zod';
+import {
+  ADMIN_PAGE_SIZE,
+  type AdminMeResponse,
+  type AdminPeriod,
+  type AdminUserResponse,
+  type DeleteUserResponse,
+  type DeletionSummary,
+  type AdminUserInfo,
+  type MetricsResponse,
+  type SmsHealthResponse,
+  type SmsTestLog,
+  type SmsTestRequest,
+  type SmsTestResponse,
+  type SmsTestsResponse,
+  type SubscribersResponse,
+  type TrialUsersResponse,
+  type trialUsersQuerySchema,
+} from '../../../shared/admin';
 import { apiRequest } from '../../api/client';
+import { downloadFile } from '../../api/download';
 import { ApiError } from '../../api/errors';
 import * as authApi from '../../api/auth';
 import { sessionStore } from '../../api/session-store';
-import { authorizedFetch } from '../journal/http';
-import type {
-  AdminMeResponse,
-  DeletionSummary,
-  ManagedUser,
-  MetricsPeriod,
-  MetricsResponse,
-  SmsHealth,
-  SmsTestLog,
-  SmsTestResponse,
-  SubscribersData,
-  TrialStatus,
-  TrialUsersData,
-} from './types';
 
 /** The admin endpoints of DESIGN section 6, typed. */
 
-/** Page size of the subscriber and trial lists (spec 9). */
-export const ADMIN_PAGE_SIZE = 50;
+export type TrialStatus = z.output<typeof trialUsersQuerySchema>['status'];
 
 export function fetchAdminMe(): Promise<AdminMeResponse> {
   return apiRequest<AdminMeResponse>('GET', '/api/admin/me');
 }
 
-export function fetchMetrics(period: MetricsPeriod): Promise<MetricsResponse> {
+export function fetchMetrics(period: AdminPeriod): Promise<MetricsResponse> {
   return apiRequest<MetricsResponse>('GET', `/api/admin/metrics?period=${encodeURIComponent(period)}`);
 }
 
@@ -57,37 +62,37 @@ export function trialUsersPath({ page, search, status }: TrialUsersQuery, format
   return `/api/admin/trial-users?${params.toString()}`;
 }
 
-export async function fetchSubscribers(query: SubscribersQuery): Promise<SubscribersData> {
-  const answer = await apiRequest<{ success: boolean; data: SubscribersData }>('GET', subscribersPath(query));
+export async function fetchSubscribers(query: SubscribersQuery): Promise<SubscribersResponse['data']> {
+  const answer = await apiRequest<SubscribersResponse>('GET', subscribersPath(query));
   return answer.data;
 }
 
-export async function fetchTrialUsers(query: TrialUsersQuery): Promise<TrialUsersData> {
-  const answer = await apiRequest<{ success: boolean; data: TrialUsersData }>('GET', trialUsersPath(query));
+export async function fetchTrialUsers(query: TrialUsersQuery): Promise<TrialUsersResponse['data']> {
+  const answer = await apiRequest<TrialUsersResponse>('GET', trialUsersPath(query));
   return answer.data;
 }
 
-export function runSmsTest(input: { testType: string; phoneNumber: string; messageContent: string }): Promise<SmsTestResponse> {
+export function runSmsTest(input: SmsTestRequest): Promise<SmsTestResponse> {
   return apiRequest<SmsTestResponse>('POST', '/api/admin/sms-test', { body: input });
 }
 
 export async function fetchSmsTests(): Promise<SmsTestLog[]> {
-  const answer = await apiRequest<{ success: boolean; tests: SmsTestLog[] }>('GET', '/api/admin/sms-tests');
+  const answer = await apiRequest<SmsTestsResponse>('GET', '/api/admin/sms-tests');
   return answer.tests ?? [];
 }
 
-export function fetchSmsHealth(): Promise<SmsHealth> {
-  return apiRequest<SmsHealth>('GET', '/api/admin/sms-health');
+export function fetchSmsHealth(): Promise<SmsHealthResponse> {
+  return apiRequest<SmsHealthResponse>('GET', '/api/admin/sms-health');
 }
 
-export async function findUser(q: string): Promise<ManagedUser> {
-  const answer = await apiRequest<{ success: boolean; user: ManagedUser }>('GET', `/api/admin/users?q=${encodeURIComponent(q)}`);
+export async function findUser(q: string): Promise<AdminUserInfo> {
+  const answer = await apiRequest<AdminUserResponse | undefined>('GET', `/api/admin/users?q=${encodeURIComponent(q)}`);
   if (!answer?.user) throw new ApiError(404, 'NOT_FOUND', 'Not found');
   return answer.user;
 }
 
 export async function deleteUser(id: string): Promise<DeletionSummary> {
-  const answer = await apiRequest<{ success: boolean; summary?: DeletionSummary; error?: string }>('DELETE', `/api/admin/users/${encodeURIComponent(id)}`, {
+  const answer = await apiRequest<Partial<DeleteUserResponse> & { error?: string }>('DELETE', `/api/admin/users/${encodeURIComponent(id)}`, {
     body: { confirmationText: 'DELETE' },
   });
   if (!answer?.success || !answer.summary) throw new ApiError(500, 'DELETE_FAILED', answer?.error ?? '');
@@ -103,21 +108,8 @@ export async function adminSignOut(): Promise<void> {
 }
 
 /** Downloads a CSV list with the session's token and saves it as `{name}-YYYY-MM-DD.csv`. */
-export async function downloadCsv(path: string, name: string, now = new Date()): Promise<string> {
-  const response = await authorizedFetch(path, { headers: { Accept: 'text/csv' } });
-  const blob = await response.blob();
-  const fileName = `${name}-${localIsoDate(now)}.csv`;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return fileName;
+export function downloadCsv(path: string, name: string, now = new Date()): Promise<string> {
+  return downloadFile(path, { headers: { Accept: 'text/csv' }, fileName: () => `${name}-${localIsoDate(now)}.csv` });
 }
 
 function localIsoDate(date: Date): string {

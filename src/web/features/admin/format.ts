@@ -1,19 +1,4 @@
-import type { MetricsPeriod, SmsTestLog, TestSummary } from './types';
-
-/** Period options of the dashboard selectors (spec 2); the default is today. */
-export const PERIOD_OPTIONS: { value: MetricsPeriod; label: string }[] = [
-  { value: 'today', label: 'Today' },
-  { value: 'week', label: 'This Week' },
-  { value: 'month', label: 'This Month' },
-  { value: '3months', label: 'Last 3 Months' },
-  { value: '6months', label: 'Last 6 Months' },
-  { value: 'year', label: 'Last Year' },
-];
-export const DEFAULT_PERIOD: MetricsPeriod = 'today';
-
-export function periodLabel(period: MetricsPeriod): string {
-  return PERIOD_OPTIONS.find((option) => option.value === period)?.label ?? period;
-}
+import { LONG_TEST_REPEATS, OVERSIZED_TEST_LENGTH, SMS_TEST_TYPES, smsTestMessage, type SmsTestLog, type SmsTestSummary, type SmsTestType } from '../../../shared/admin';
 
 /** Phone digits are never shown beyond the last four: ••••1234. */
 export function maskPhone(lastFour: string | null | undefined): string {
@@ -89,35 +74,25 @@ export function showingText(page: number, pageSize: number, total: number): stri
   return `Showing ${from} to ${to} of ${total}`;
 }
 
-export function preview(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}...` : text;
-}
+/** Title and description of each test card of the SMS testing page (spec 2 and 9). */
+const TEST_CARDS: Record<SmsTestType, { title: string; description: string }> = {
+  short: { title: 'Short message', description: 'A one-line entry' },
+  medium: { title: 'Medium message', description: 'A typical entry of a few sentences' },
+  long: { title: 'Long message', description: `One sentence repeated ${LONG_TEST_REPEATS} times` },
+  unicode: { title: 'Unicode message', description: 'Emoji and accented characters' },
+  empty: { title: 'Empty message', description: 'No text at all' },
+  oversized: { title: 'Oversized message', description: `${OVERSIZED_TEST_LENGTH.toLocaleString('en-US')} characters, over the limit` },
+};
 
-const LONG_SENTENCE = 'Today I walked along the river and thought about how much has changed this year. ';
-
-/** The six canned messages of the SMS testing page (spec 2 and 9). */
-export const TEST_MESSAGES: { type: string; title: string; description: string; content: string }[] = [
-  { type: 'short', title: 'Short message', description: 'A one-line entry', content: 'Had a great day today!' },
-  {
-    type: 'medium',
-    title: 'Medium message',
-    description: 'A typical entry of a few sentences',
-    content:
-      'Started the morning with a long run by the lake. Work was busy but productive, and I finally finished the report. Dinner with Sam was the highlight of the day.',
-  },
-  { type: 'long', title: 'Long message', description: 'One sentence repeated 50 times', content: LONG_SENTENCE.repeat(50).trim() },
-  {
-    type: 'unicode',
-    title: 'Unicode message',
-    description: 'Emoji and accented characters',
-    content: 'Grateful today 🙏✨ Café au lait with José, a walk in the park 🌳 and a good book 📚 — très bien! 日本語もOK',
-  },
-  { type: 'empty', title: 'Empty message', description: 'No text at all', content: '' },
-  { type: 'oversized', title: 'Oversized message', description: '15,000 characters, over the limit', content: 'A'.repeat(15_000) },
-];
+/** The six built-in test messages of the SMS testing page, with the server's text of each. */
+export const TEST_MESSAGES: { type: SmsTestType; title: string; description: string; content: string }[] = SMS_TEST_TYPES.map((type) => ({
+  type,
+  ...TEST_CARDS[type],
+  content: smsTestMessage(type),
+}));
 
 export interface ParsedTestResult {
-  summary: TestSummary | null;
+  summary: SmsTestSummary | null;
   durationMs: number | null;
 }
 
@@ -125,7 +100,7 @@ export interface ParsedTestResult {
 export function parseTestResult(log: Pick<SmsTestLog, 'webhook_response'>): ParsedTestResult {
   if (!log.webhook_response) return { summary: null, durationMs: null };
   try {
-    const value = JSON.parse(log.webhook_response) as { summary?: TestSummary; timing?: { durationMs?: number } };
+    const value = JSON.parse(log.webhook_response) as { summary?: SmsTestSummary; timing?: { durationMs?: number } };
     const summary = value?.summary && typeof value.summary.totalSteps === 'number' ? value.summary : null;
     const durationMs = typeof value?.timing?.durationMs === 'number' ? value.timing.durationMs : null;
     return { summary, durationMs };

@@ -1,13 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as adminApi from './admin-api';
-import type { MetricsPeriod } from './types';
+import type { AdminPeriod } from '../../../shared/admin';
 
 /** Every admin query key, in one place. */
 export const adminKeys = {
   all: ['admin'] as const,
   me: (userId: string | undefined) => ['admin', 'me', userId ?? null] as const,
   metrics: () => ['admin', 'metrics'] as const,
-  metricsFor: (period: MetricsPeriod) => ['admin', 'metrics', period] as const,
+  metricsFor: (period: AdminPeriod) => ['admin', 'metrics', period] as const,
   subscribers: () => ['admin', 'subscribers'] as const,
   subscribersPage: (query: adminApi.SubscribersQuery) => ['admin', 'subscribers', query] as const,
   trialUsers: () => ['admin', 'trial-users'] as const,
@@ -27,7 +27,7 @@ export function useAdminMe(userId: string | undefined) {
   });
 }
 
-export function useMetrics(period: MetricsPeriod) {
+export function useMetrics(period: AdminPeriod) {
   return useQuery({
     queryKey: adminKeys.metricsFor(period),
     queryFn: () => adminApi.fetchMetrics(period),

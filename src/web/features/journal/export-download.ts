@@ -1,6 +1,8 @@
 import type { ExportFormat } from '../../../shared/journal';
+import { downloadFile } from '../../api/download';
 import { todayIso } from './dates';
-import { authorizedFetch } from './http';
+
+export { fileNameFrom } from '../../api/download';
 
 export interface ExportRequest {
   format: ExportFormat;
@@ -20,40 +22,7 @@ export function exportPath(request: ExportRequest): string {
   return `/api/export?${params.toString()}`;
 }
 
-/** The name the server gave the file (filename*= first, then filename=), if any. */
-export function fileNameFrom(contentDisposition: string | null): string | null {
-  if (!contentDisposition) return null;
-  const encoded = /filename\*\s*=\s*(?:UTF-8'[^']*')?("?)([^";]+)\1/i.exec(contentDisposition)?.[2];
-  if (encoded) {
-    try {
-      return decodeURIComponent(encoded);
-    } catch {
-      // fall back to the plain name
-    }
-  }
-  const plain = /filename\s*=\s*("?)([^";]+)\1/i.exec(contentDisposition)?.[2];
-  return plain?.trim() || null;
-}
-
-/** Downloads the export with the session's token (a plain link could not send it) and saves it. */
-export async function downloadExport(request: ExportRequest): Promise<string> {
-  const response = await authorizedFetch(exportPath(request));
-  const blob = await response.blob();
-  const fileName = fileNameFrom(response.headers.get('content-disposition')) ?? `journal-export-${todayIso()}.${request.format}`;
-  saveBlob(blob, fileName);
-  return fileName;
-}
-
-function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the URL after click() returns; let go of it a little later.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+/** Downloads the export with the session's token and saves it under the server's name. */
+export function downloadExport(request: ExportRequest): Promise<string> {
+  return downloadFile(exportPath(request), { fileName: (serverName) => serverName ?? `journal-export-${todayIso()}.${request.format}` });
 }

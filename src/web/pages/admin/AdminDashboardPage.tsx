@@ -3,16 +3,16 @@ import { BadgeCheck, BookOpen, CreditCard, ExternalLink, LogOut, MessageSquareTe
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { ADMIN_PERIOD_LABELS, DEFAULT_ADMIN_PERIOD, type AdminPeriod } from '../../../shared/admin';
 import { messages } from '../../../shared/messages';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { useAuth } from '../../features/auth/auth-context';
 import { adminSignOut } from '../../features/admin/admin-api';
 import { AdminShell, InlineError, Panel, StatCard } from '../../features/admin/AdminShell';
 import { BarChart, LineChart } from '../../features/admin/Charts';
-import { DEFAULT_PERIOD, formatNumber, formatPercent, periodLabel } from '../../features/admin/format';
+import { formatNumber, formatPercent } from '../../features/admin/format';
 import { PeriodSelect } from '../../features/admin/PeriodSelect';
 import { useMetrics, useRefreshMetrics } from '../../features/admin/queries';
-import type { MetricsPeriod } from '../../features/admin/types';
 import { PageHead } from '../../seo/PageHead';
 
 const text = messages.admin;
@@ -22,11 +22,11 @@ export function AdminDashboardPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [entriesPeriod, setEntriesPeriod] = useState<MetricsPeriod>(DEFAULT_PERIOD);
-  const [signupsPeriod, setSignupsPeriod] = useState<MetricsPeriod>(DEFAULT_PERIOD);
-  const [trendPeriod, setTrendPeriod] = useState<MetricsPeriod>('month');
+  const [entriesPeriod, setEntriesPeriod] = useState<AdminPeriod>(DEFAULT_ADMIN_PERIOD);
+  const [signupsPeriod, setSignupsPeriod] = useState<AdminPeriod>(DEFAULT_ADMIN_PERIOD);
+  const [trendPeriod, setTrendPeriod] = useState<AdminPeriod>('month');
 
-  const overview = useMetrics(DEFAULT_PERIOD);
+  const overview = useMetrics(DEFAULT_ADMIN_PERIOD);
   const entries = useMetrics(entriesPeriod);
   const signups = useMetrics(signupsPeriod);
   const trends = useMetrics(trendPeriod);
@@ -140,7 +140,7 @@ export function AdminDashboardPage() {
             {entries.isPending ? '…' : formatNumber(entries.data?.metrics.journalEntries.count)}
           </p>
           <p className="mt-1 text-xs text-stone-500">
-            {periodLabel(entriesPeriod)} · {formatNumber(entries.data?.metrics.avgEntriesPerUser, 1)} avg entries per active user per week
+            {ADMIN_PERIOD_LABELS[entriesPeriod]} · {formatNumber(entries.data?.metrics.avgEntriesPerUser, 1)} avg entries per active user per week
           </p>
         </Panel>
         <Panel aria-labelledby="signups-heading">
@@ -154,7 +154,7 @@ export function AdminDashboardPage() {
           <p className="mt-2 text-3xl font-semibold tabular-nums text-ink" data-testid="signups-count">
             {signups.isPending ? '…' : formatNumber(signups.data?.metrics.newSignups.count)}
           </p>
-          <p className="mt-1 text-xs text-stone-500">{periodLabel(signupsPeriod)}</p>
+          <p className="mt-1 text-xs text-stone-500">{ADMIN_PERIOD_LABELS[signupsPeriod]}</p>
         </Panel>
       </div>
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { previewText, RESULT_PREVIEW_LENGTH, smsTestMessage } from '../../../shared/admin';
 import { messages } from '../../../shared/messages';
 import { apiError, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
 import { trialExpiry } from '../../features/admin/format';
@@ -182,7 +183,7 @@ describe('SMS testing page', () => {
     await user.click(shortTest);
     expect(await screen.findByText(messages.admin.testCompleteTitle)).toBeInTheDocument();
     expect(screen.getByText('5/6 steps passed, entry created')).toBeInTheDocument();
-    expect(api.requestsTo('POST /api/admin/sms-test')[0]!.body).toEqual({ testType: 'short', phoneNumber: '+12025550123', messageContent: 'Had a great day today!' });
+    expect(api.requestsTo('POST /api/admin/sms-test')[0]!.body).toEqual({ testType: 'short', phoneNumber: '+12025550123', messageContent: smsTestMessage('short') });
   });
 
   it('asks for a phone when it is blank', async () => {
@@ -207,7 +208,7 @@ describe('SMS testing page', () => {
           phone_number: '+12025550123',
           message_content: 'x'.repeat(150),
           success: false,
-          webhook_status: 200,
+          webhook_status: '200',
           webhook_response: JSON.stringify({
             summary: { passedSteps: 3, totalSteps: 6, userFound: true, userVerified: true, hasActiveSubscription: false, entryCreated: false },
             timing: { durationMs: 1234 },
@@ -223,7 +224,7 @@ describe('SMS testing page', () => {
     expect(within(list).getByText('3/6 steps')).toBeInTheDocument();
     expect(within(list).getByText('Failed')).toBeInTheDocument();
     expect(within(list).getByText('1,234 ms')).toBeInTheDocument();
-    expect(within(list).getByText(`${'x'.repeat(100)}...`)).toBeInTheDocument();
+    expect(within(list).getByText(previewText('x'.repeat(150), RESULT_PREVIEW_LENGTH))).toBeInTheDocument();
     for (const label of ['User Found', 'Phone Verified', 'Active Sub', 'Entry Created']) expect(within(list).getByText(label)).toBeInTheDocument();
   });
 

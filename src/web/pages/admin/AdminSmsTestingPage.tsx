@@ -2,14 +2,14 @@ import { Activity, AlertTriangle, CheckCircle2, Gauge, MessageSquare, Play, Refr
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { CARD_PREVIEW_LENGTH, previewText, RESULT_PREVIEW_LENGTH, type SmsTestLog, type SmsTestResponse, type SmsTestType } from '../../../shared/admin';
 import { messages } from '../../../shared/messages';
 import { Button } from '../../components/ui/Button';
 import { cn } from '../../components/ui/cn';
 import { Input } from '../../components/ui/Input';
 import { AdminShell, InlineError, Panel, StatCard } from '../../features/admin/AdminShell';
-import { formatDateTime, formatNumber, formatPercent, parseTestResult, preview, TEST_MESSAGES } from '../../features/admin/format';
+import { formatDateTime, formatNumber, formatPercent, parseTestResult, TEST_MESSAGES } from '../../features/admin/format';
 import { useRunSmsTest, useSmsHealth, useSmsTests } from '../../features/admin/queries';
-import type { SmsTestLog, SmsTestResponse } from '../../features/admin/types';
 import { PageHead } from '../../seo/PageHead';
 
 const text = messages.admin;
@@ -32,7 +32,7 @@ export function AdminSmsTestingPage() {
   const tests = useSmsTests();
   const runTest = useRunSmsTest();
   const [phone, setPhone] = useState('');
-  const [runningType, setRunningType] = useState<string | null>(null);
+  const [runningType, setRunningType] = useState<SmsTestType | null>(null);
   const [checking, setChecking] = useState(false);
 
   async function onHealthCheck() {
@@ -52,7 +52,7 @@ export function AdminSmsTestingPage() {
     }
   }
 
-  async function onTest(type: string, content: string) {
+  async function onTest(type: SmsTestType, content: string) {
     if (!phone.trim()) {
       toast.error(text.phoneRequiredTitle, { description: text.phoneRequired });
       return;
@@ -112,7 +112,7 @@ export function AdminSmsTestingPage() {
         <StatCard
           label="Recent Errors"
           value={formatNumber(stats?.recentErrors.length)}
-          hint={stats?.recentErrors[0] ? preview(stats.recentErrors[0].error, 60) : undefined}
+          hint={stats?.recentErrors[0] ? previewText(stats.recentErrors[0].error, 60) : undefined}
           icon={AlertTriangle}
           tone="red"
           loading={health.isPending}
@@ -169,7 +169,7 @@ export function AdminSmsTestingPage() {
                   </span>
                 </div>
                 <p className="mt-3 flex-1 rounded-lg bg-stone-50 p-2 font-mono text-xs break-words text-stone-700">
-                  {message.content ? preview(message.content, 80) : <span className="text-stone-400 italic">(empty)</span>}
+                  {message.content ? previewText(message.content, CARD_PREVIEW_LENGTH) : <span className="text-stone-400 italic">(empty)</span>}
                 </p>
                 <Button
                   size="sm"
@@ -236,7 +236,7 @@ export function TestResults({ tests, loading, failed }: { tests: SmsTestLog[]; l
               <span className="ml-auto text-xs text-stone-500">{formatDateTime(test.created_at)}</span>
             </div>
             <p className="mt-2 font-mono text-xs break-words text-stone-600">
-              {test.message_content ? preview(test.message_content, 100) : <span className="italic">(empty)</span>}
+              {test.message_content ? previewText(test.message_content, RESULT_PREVIEW_LENGTH) : <span className="italic">(empty)</span>}
             </p>
             {summary && (
               <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 border-t border-stone-100 pt-2">

@@ -2,6 +2,7 @@ import { Search, ShieldAlert, Trash2, UserRound } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import type { AdminUserInfo, DeletionSummary } from '../../../shared/admin';
 import { messages } from '../../../shared/messages';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
@@ -9,7 +10,6 @@ import { Input } from '../../components/ui/Input';
 import { AdminShell, Panel } from '../../features/admin/AdminShell';
 import { formatDate, maskPhone } from '../../features/admin/format';
 import { useDeleteUser, useFindUser } from '../../features/admin/queries';
-import type { DeletionSummary, ManagedUser } from '../../features/admin/types';
 import { PageHead } from '../../seo/PageHead';
 
 const text = messages.admin;
@@ -17,7 +17,7 @@ const text = messages.admin;
 /** /admin/user-management */
 export function AdminUserManagementPage() {
   const [q, setQ] = useState('');
-  const [user, setUser] = useState<ManagedUser | null>(null);
+  const [user, setUser] = useState<AdminUserInfo | null>(null);
   const [summary, setSummary] = useState<DeletionSummary | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const find = useFindUser();
@@ -159,14 +159,14 @@ function SummaryItem({ label, value }: { label: string; value: string | number }
   );
 }
 
-function subscriptionText(subscription: ManagedUser['subscription']): string {
+function subscriptionText(subscription: AdminUserInfo['subscription']): string {
   if (!subscription) return 'None';
   if (subscription.is_trial) return `Trial${subscription.trial_end ? ` until ${formatDate(subscription.trial_end)}` : ''}`;
   if (subscription.subscribed) {
     const tier = subscription.subscription_tier ? `${subscription.subscription_tier} ` : '';
     return `${tier}subscriber${subscription.subscription_end ? ` until ${formatDate(subscription.subscription_end)}` : ''}`.replace(/^./, (c) => c.toUpperCase());
   }
-  return subscription.status ?? 'Not subscribed';
+  return 'Not subscribed';
 }
 
 /** Asks for the typed word DELETE; the button works only on exactly that. */
