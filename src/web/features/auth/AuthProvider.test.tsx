@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from './guards';
-import { renderApp, stubPage } from './render-app';
+import { renderApp, markerRoute } from './render-app';
 
-const routes = [{ path: '/journal', element: <RequireAuth><p>journal page</p></RequireAuth> }, stubPage('/sign-in'), stubPage('/')];
+const routes = [{ path: '/journal', element: <RequireAuth><p>journal page</p></RequireAuth> }, markerRoute('/sign-in'), markerRoute('/')];
 
 let api: FakeApi;
 beforeEach(() => {

@@ -26,4 +26,4 @@ export function renderApp(routes: RouteObject[], initialEntries: InitialEntry[] 
 }
 
 /** A stand-in page that only says where it is. */
-export const stubPage = (path: string, text = `${path} page`): RouteObject => ({ path, element: <p>{text}</p> });
+export const markerRoute = (path: string, text = `${path} page`): RouteObject => ({ path, element: <p>{text}</p> });

@@ -4,13 +4,13 @@ import { messages } from '../../../shared/messages';
 import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
-import { renderApp, stubPage } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { AuthCallbackPage } from './AuthCallbackPage';
 
 const routes = [
   { path: '/auth/callback', element: <AuthCallbackPage /> },
   { path: '/journal', element: <RequireAuth><p>journal page</p></RequireAuth> },
-  stubPage('/sign-in'),
+  markerRoute('/sign-in'),
 ];
 
 let api: FakeApi;

@@ -5,10 +5,10 @@ import { messages } from '../../../shared/messages';
 import { fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
-import { renderApp, stubPage } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { JournalPage } from './JournalPage';
 
-const routes = [{ path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> }, stubPage('/'), stubPage('/sign-in'), stubPage('/settings')];
+const routes = [{ path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> }, markerRoute('/'), markerRoute('/sign-in'), markerRoute('/settings')];
 const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
 
 let api: FakeApi;

@@ -4,7 +4,7 @@ import { messages } from '../../../shared/messages';
 import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
 import { RedirectIfSignedIn, RequireAuth } from '../../features/auth/guards';
 import { savePendingVerification } from '../../features/auth/pending-verification';
-import { renderApp, stubPage } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { AuthCallbackPage } from '../auth-callback/AuthCallbackPage';
 import { PhoneVerificationPage } from './PhoneVerificationPage';
 
@@ -29,7 +29,7 @@ const routes = [
   { path: '/phone-verification', element: <RedirectIfSignedIn><PhoneVerificationPage /></RedirectIfSignedIn> },
   { path: '/auth/callback', element: <AuthCallbackPage /> },
   { path: '/journal', element: <RequireAuth><p>journal page</p></RequireAuth> },
-  stubPage('/sign-up'),
+  markerRoute('/sign-up'),
 ];
 const openPage = () => renderApp(routes, [{ pathname: '/phone-verification', state: pending }]);
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));

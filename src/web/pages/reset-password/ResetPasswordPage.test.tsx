@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
-import { renderApp, stubPage } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { ResetPasswordPage } from './ResetPasswordPage';
 
-const routes = [{ path: '/reset-password', element: <ResetPasswordPage /> }, stubPage('/sign-in')];
+const routes = [{ path: '/reset-password', element: <ResetPasswordPage /> }, markerRoute('/sign-in')];
 const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
 const validLink = '/reset-password?token_hash=hash-1&type=recovery';
 

@@ -3,7 +3,7 @@ import type { ProfileResponse, SubscriptionResponse } from '../../../shared/prof
 import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
-import { renderApp, stubPage } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { SettingsPage } from './SettingsPage';
 
 /** Test-only helpers for the settings page, faking the API at the fetch boundary. */
@@ -61,10 +61,10 @@ export function installSettingsApi(profile: ProfileResponse = buildProfile(), su
 export function renderSettings() {
   const routes = [
     { path: '/settings', element: <RequireAuth><SettingsPage /></RequireAuth> },
-    stubPage('/journal'),
-    stubPage('/'),
-    stubPage('/sign-in'),
-    stubPage('/subscribe'),
+    markerRoute('/journal'),
+    markerRoute('/'),
+    markerRoute('/sign-in'),
+    markerRoute('/subscribe'),
   ];
   return renderApp(routes, ['/settings']);
 }

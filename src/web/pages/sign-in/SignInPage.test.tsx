@@ -5,14 +5,14 @@ import { messages } from '../../../shared/messages';
 import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RedirectIfSignedIn, RequireAuth } from '../../features/auth/guards';
-import { renderApp, stubPage } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { SignInPage } from './SignInPage';
 
 const routes = [
   { path: '/sign-in', element: <RedirectIfSignedIn><SignInPage /></RedirectIfSignedIn> },
   { path: '/journal', element: <RequireAuth><p>journal page</p></RequireAuth> },
   { path: '/settings', element: <RequireAuth><p>settings page</p></RequireAuth> },
-  stubPage('/sign-up'),
+  markerRoute('/sign-up'),
 ];
 
 let api: FakeApi;

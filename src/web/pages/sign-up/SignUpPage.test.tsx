@@ -4,13 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, titled } from '../../../shared/messages';
 import { apiError, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
 import { loadPendingVerification } from '../../features/auth/pending-verification';
-import { renderApp, stubPage } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { SignUpPage } from './SignUpPage';
 
 function ProbeVerification() {
   return <p>verification page</p>;
 }
-const routes = [{ path: '/sign-up', element: <SignUpPage /> }, { path: '/phone-verification', element: <ProbeVerification /> }, stubPage('/sign-in')];
+const routes = [{ path: '/sign-up', element: <SignUpPage /> }, { path: '/phone-verification', element: <ProbeVerification /> }, markerRoute('/sign-in')];
 
 let api: FakeApi;
 beforeEach(() => {
