@@ -62,7 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     events: createLocalEventBus(),
     sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
     mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
-    storage: createPhotoStorage(config.storageUrl),
+    storage: createPhotoStorage(config.storage),
     billing: createBillingProvider(config, clock),
     // The cache reads through the context it belongs to.
     journalCache: new JournalCache(() => ctx),

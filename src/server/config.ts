@@ -19,6 +19,14 @@ const envSchema = z.object({
     .regex(/^(postgres(ql)?:\/\/|sqlite:|file:)/, 'must start with postgres://, sqlite: or file:')
     .optional(),
   STORAGE_URL: z.string().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
   MASTER_KEY: z
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
@@ -75,6 +83,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!e[name]) problems.push(`${name}: required when BILLING_PROVIDER=stripe`);
     }
   }
+  if (e.STORAGE_URL?.startsWith('s3://')) {
+    if (!parseS3Url(e.STORAGE_URL)) {
+      problems.push('STORAGE_URL: must be s3://bucket (or s3://bucket/prefix) with a valid bucket name: 3-63 lowercase letters, digits, dots or hyphens');
+    }
+    for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!e[name]) problems.push(`${name}: required when STORAGE_URL is s3://…`);
+    }
+  }
   if (production) {
     if (e.SMS_PROVIDER === 'simulator') problems.push('SMS_PROVIDER: the simulator is refused in production; set twilio');
     if (!e.SMTP_URL) problems.push('SMTP_URL: required in production (the mail simulator is refused)');
@@ -98,6 +114,7 @@ function toConfig(e: z.infer<typeof envSchema>) {
     dataDir,
     databaseUrl: e.DATABASE_URL ?? `sqlite:${join(dataDir, 'jotline.db')}`,
     storageUrl: e.STORAGE_URL ?? join(dataDir, 'photos'),
+    storage: storageSettings(e, dataDir),
     masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
@@ -128,6 +145,35 @@ function toConfig(e: z.infer<typeof envSchema>) {
           } as const)
         : ({ provider: 'local' } as const),
   };
+}
+
+/** `s3://bucket` or `s3://bucket/prefix`: the bucket and the key prefix ('' or ending in '/'). */
+export function parseS3Url(url: string): { bucket: string; prefix: string } | null {
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  if (!match) return null;
+  const bucket = match[1]!;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(bucket)) return null;
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  return { bucket, prefix: prefix ? `${prefix}/` : '' };
+}
+
+/** Where photos are kept: a directory, or an S3-compatible bucket (checked by loadConfig). */
+function storageSettings(e: z.infer<typeof envSchema>, dataDir: string) {
+  const s3 = e.STORAGE_URL?.startsWith('s3://') ? parseS3Url(e.STORAGE_URL) : null;
+  if (!s3) {
+    return { provider: 'disk', directory: (e.STORAGE_URL ?? join(dataDir, 'photos')).replace(/^file:(\/\/)?/, '') } as const;
+  }
+  return {
+    provider: 's3',
+    bucket: s3.bucket,
+    prefix: s3.prefix,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    // Most S3-compatible servers want bucket-in-path addressing; AWS itself prefers virtual hosts.
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+  } as const;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntry, journalUser } from '../journal/test-helpers';
-import { buildTestApp, type TestApp } from '../test/app';
+import { buildSmsTestApp } from '../sms/test-support';
+import type { TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient, type BuildUserOptions, type TestUser } from '../test/factories';
 
 const DAY = 86_400_000;
@@ -32,7 +33,8 @@ describe('admin dashboard, subscribers and trial users', () => {
       .execute();
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // The figures count every account in the database: on a database of its own, other tests stay out.
+    t = await buildSmsTestApp();
     api = apiClient(t);
     const admin = await userAt('admin', at(-400 * DAY), { isAdmin: true });
     await userAt('u1', NOW, { trialEnd: at(5 * DAY) });

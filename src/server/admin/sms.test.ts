@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, smsTestMessage } from '../../shared/admin';
 import { newId } from '../ids';
-import { buildTestApp, type TestApp } from '../test/app';
+import { buildSmsTestApp } from '../sms/test-support';
+import type { TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, uniquePhone, type ApiClient } from '../test/factories';
 
 describe('admin SMS testing and health', () => {
@@ -10,7 +11,8 @@ describe('admin SMS testing and health', () => {
   let adminToken: string;
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // Health reads every text in the database: on a database of its own, other tests' texts stay out.
+    t = await buildSmsTestApp();
     api = apiClient(t);
     adminToken = await signIn(t, await buildUser(t, { isAdmin: true }));
   });

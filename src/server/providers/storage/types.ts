@@ -7,7 +7,7 @@ export interface StoredObject {
 }
 
 /**
- * Where photo files live: local disk by default, S3-compatible storage later. Keys are
+ * Where photo files live: local disk by default, or an S3-compatible bucket. Keys are
  * `user/entry/timestamp-rand.ext`; a key is written once and never overwritten.
  */
 export interface PhotoStorage {
