@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendDueMessages } from '../sms/outbound';
 import { smsTexts } from '../sms/texts';
-import { buildSmsTestApp, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { type FakeTwilio, type SmsTestApp, textJournal, withTwilioApp } from '../sms/test-support';
 import { apiClient, signUpBody } from '../test/factories';
 
 // The whole way in, as the acceptance checks walk it: sign up, get the text, reply YES, follow the link.
@@ -9,14 +9,7 @@ import { apiClient, signUpBody } from '../test/factories';
 describe('signing up by phone', () => {
   let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ twilio, t } = app));
 
   it('signs the person in once they reply YES to the verification text', async () => {
     const api = apiClient(t);

@@ -15,7 +15,8 @@ export function presentPhoto(ctx: AppContext, photo: JournalPhotoRow): EntryPhot
   };
 }
 
-export function presentEntry(ctx: AppContext, entry: CachedEntry): JournalEntry {
+/** An entry's own fields as the API shows them; photos are presented by the caller. */
+export function presentEntryFields(entry: CachedEntry): Omit<JournalEntry, 'photos'> {
   return {
     id: entry.id,
     title: entry.title,
@@ -26,6 +27,9 @@ export function presentEntry(ctx: AppContext, entry: CachedEntry): JournalEntry 
     updated_at: entry.updated_at,
     tags: entry.tags,
     word_count: entry.word_count,
-    photos: entry.photos.map((photo) => presentPhoto(ctx, photo)),
   };
+}
+
+export function presentEntry(ctx: AppContext, entry: CachedEntry): JournalEntry {
+  return { ...presentEntryFields(entry), photos: entry.photos.map((photo) => presentPhoto(ctx, photo)) };
 }

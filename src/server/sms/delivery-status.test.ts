@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
-import { buildSmsTestApp, outboundTo, postTwilioWebhook, profileOf, startFakeTwilio, TWILIO_SID, type FakeTwilio, type SmsTestApp } from './test-support';
+import { type FakeTwilio, outboundTo, postTwilioWebhook, profileOf, type SmsTestApp, TWILIO_SID, withTwilioApp } from './test-support';
 
 describe('POST /webhooks/twilio/status', () => {
   let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ twilio, t } = app));
 
   /** Sends a text and returns its Twilio sid. */
   const sendOne = async (to: string, userId: string | null = null) => {

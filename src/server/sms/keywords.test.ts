@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { keywordOf, providerKeywordOf } from './keywords';
 import { sendDueMessages } from './outbound';
-import { buildSmsTestApp, inboundRow, journalOf, outboundTo, profileOf, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from './test-support';
+import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
 import { SUPPORT_EMAIL } from './texts';
 
 describe('keywordOf', () => {
@@ -34,14 +34,7 @@ describe('keywordOf', () => {
 describe('keywords texted to the journal number', () => {
   let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ twilio, t } = app));
 
   it('STOP in any case opts the user out and confirms once', async () => {
     const user = await buildUser(t);

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { enqueueSms, MAX_SEND_ATTEMPTS, sendDueMessages } from './outbound';
-import { buildSmsTestApp, outboundTo, profileOf, PUBLIC_URL, startFakeTwilio, type FakeTwilio, type SmsTestApp } from './test-support';
+import { buildSmsTestApp, type FakeTwilio, outboundTo, profileOf, PUBLIC_URL, type SmsTestApp, withTwilioApp } from './test-support';
 
 describe('the outbound sender', () => {
   let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ twilio, t } = app));
 
   const queue = (to: string, body = 'Time to write.', extra: { kind?: string; userId?: string | null; dedupeKey?: string } = {}) =>
     enqueueSms(t.ctx, { userId: extra.userId ?? null, to, body, kind: extra.kind ?? 'reminder', dedupeKey: extra.dedupeKey });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 // Test helpers for the SMS slice: a fake Twilio REST API, real webhook signatures, and apps that
 // can share one database (to play several instances). Imported by tests only.
 import { createHmac, randomBytes } from 'node:crypto';
@@ -250,4 +251,21 @@ export async function exportedJournalOf(t: SmsTestApp, userId: string): Promise<
   if (res.statusCode === 400 && res.json().error.message === messages.entries.exportEmpty) return [];
   if (res.statusCode !== 200) throw new Error(`GET /api/export: ${res.statusCode} ${res.body}`);
   return (JSON.parse(res.body) as { entries: Array<Omit<JournalEntry, 'photos'>> }).entries;
+}
+
+/**
+ * For one describe block: a fake Twilio and an app wired to it on a database of its own, started
+ * before the tests and closed after them. `assign` receives both once they are up.
+ */
+export function withTwilioApp(assign: (app: { twilio: FakeTwilio; t: SmsTestApp }) => void): void {
+  let app: { twilio: FakeTwilio; t: SmsTestApp } | undefined;
+  beforeAll(async () => {
+    const twilio = await startFakeTwilio();
+    app = { twilio, t: await buildSmsTestApp({ twilio }) };
+    assign(app);
+  });
+  afterAll(async () => {
+    await app?.t.close();
+    await app?.twilio.close();
+  });
 }

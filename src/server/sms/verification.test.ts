@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UserEvent } from '../events';
 import { buildUser, uniquePhone } from '../test/factories';
 import { sendDueMessages } from './outbound';
-import { buildSmsTestApp, inboundRow, journalOf, outboundTo, profileOf, PUBLIC_URL, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from './test-support';
+import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, PUBLIC_URL, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
 
 describe('who is texting', () => {
   let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ twilio, t } = app));
 
   describe('YES', () => {
     it('verifies a pending phone, tells the open pages and sends the opt-in confirmation', async () => {
