@@ -9,6 +9,9 @@ export const TOKEN_TTL_MINUTES = {
   recovery: 60,
 } as const;
 
+/** How long a sign-in link sent by text (LINK, "Text me a sign-in link") works. */
+export const TEXTED_SIGN_IN_LINK_TTL_MINUTES = 15;
+
 /**
  * Server-side limits (DESIGN section 8). Per-IP caps are loose: many people can share one
  * address (offices, carriers), and behind an unconfigured proxy every request shares one.

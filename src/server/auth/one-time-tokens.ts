@@ -5,15 +5,24 @@ import { newId } from '../ids';
 import { TOKEN_TTL_MINUTES } from './limits';
 import { findUsableOneTimeToken, insertOneTimeToken, markOneTimeTokenUsed } from './token-repo';
 
-/** Creates a single-use token for the user; returns the raw token (only its hash is stored). */
-export async function issueOneTimeToken(db: Db, now: Date, userId: string, purpose: OneTimeTokenPurpose): Promise<string> {
+/**
+ * Creates a single-use token for the user; returns the raw token (only its hash is stored).
+ * `ttlMinutes` overrides the purpose's default lifetime.
+ */
+export async function issueOneTimeToken(
+  db: Db,
+  now: Date,
+  userId: string,
+  purpose: OneTimeTokenPurpose,
+  ttlMinutes: number = TOKEN_TTL_MINUTES[purpose],
+): Promise<string> {
   const raw = randomToken();
   await insertOneTimeToken(db, {
     id: newId(),
     userId,
     purpose,
     tokenHash: hashToken(raw),
-    expiresAt: new Date(now.getTime() + TOKEN_TTL_MINUTES[purpose] * 60_000).toISOString(),
+    expiresAt: new Date(now.getTime() + ttlMinutes * 60_000).toISOString(),
     now: now.toISOString(),
   });
   return raw;
