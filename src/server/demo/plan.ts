@@ -1,7 +1,7 @@
 import { addDays } from '../journal/dates';
 import type { Scene } from './images';
 import { AUTUMN_GARDEN, HOLIDAYS, REFLECTIONS, TEXTS, THEME_TAGS, THEMES, themesFor, TITLES, TRIP, WEATHER, type Season, type Theme } from './phrases';
-import { pick, type Random } from './random';
+import { pick, pickSome, type Random } from './random';
 
 /** A moment in the writer's local day. */
 export interface LocalTime {
@@ -32,6 +32,9 @@ const STREAK_DAYS = 17;
 const MISSED_DAY_RATE = 0.09;
 const TEXTED_DAY_RATE = 0.35;
 const PHOTO_RATE = 0.1;
+/** A long evening write-up comes now and then, and at least once in this many web entries. */
+const LONG_ENTRY_RATE = 0.15;
+const LONG_ENTRY_EVERY = 30;
 
 function seasonOf(date: string): Season {
   const month = Number(date.slice(5, 7));
@@ -75,19 +78,20 @@ export function planDemoYear(today: string, days: number, random: Random): Plann
   const first = addDays(today, -(days - 1));
   const tripFrom = [0, 1].map((back) => `${Number(today.slice(0, 4)) - back}-07-21`).find((d) => d >= first && addDays(d, 6) < today);
 
-  function webEntry(date: string): PlannedWebEntry {
+  function webEntry(date: string, long: boolean): PlannedWebEntry {
     const season = seasonOf(date);
     const themes = themesFor(season, isWeekend(date));
     const main = pick(random, themes);
-    // Most days a few lines about one or two things; now and then a long evening write-up.
+    // Most days a few lines about one or two things; now and then a long evening write-up
+    // about three things, the weather and what the day meant.
     const others = themes.filter((t) => t !== main);
-    const more = random() < 0.15 ? [pick(random, others), pick(random, others)] : random() < 0.6 ? [pick(random, others)] : [];
-    const about = [...new Set([main, ...more])];
+    const more = long ? pickSome(random, others, 2) : random() < 0.6 ? [pick(random, others)] : [];
+    const about = [main, ...more];
     // Two lines on one theme, except where each line is a whole outing of its own (a run, a night out).
-    const twice = (theme: Theme) => theme !== 'running' && theme !== 'friends' && random() < 0.35;
+    const twice = (theme: Theme) => long || (theme !== 'running' && theme !== 'friends' && random() < 0.35);
     const paragraphs = about.map((theme) => [sentence(theme, season), ...(twice(theme) ? [sentence(theme, season)] : [])].join(' '));
-    if (random() < 0.65) paragraphs[0] = `${draw(season, WEATHER[season])} ${paragraphs[0]}`;
-    const reflection = random() < 0.5 ? draw('reflection', REFLECTIONS) : undefined;
+    if (long || random() < 0.65) paragraphs[0] = `${draw(season, WEATHER[season])} ${paragraphs[0]}`;
+    const reflection = long || random() < 0.5 ? draw('reflection', REFLECTIONS) : undefined;
     if (reflection) paragraphs.push(reflection);
 
     const tags = about.flatMap((t) => (random() < 0.7 ? THEME_TAGS[t] : []));
@@ -130,6 +134,7 @@ export function planDemoYear(today: string, days: number, random: Random): Plann
   }
 
   const plan: PlannedDay[] = [];
+  let sinceLong = 0;
   for (let back = days - 1; back >= 0; back--) {
     const date = addDays(today, -back);
     const holiday = HOLIDAYS[date.slice(5)];
@@ -141,8 +146,12 @@ export function planDemoYear(today: string, days: number, random: Random): Plann
       plan.push(tripEntry(date, tripDay));
     } else if (back === STREAK_DAYS || (back > STREAK_DAYS && random() < MISSED_DAY_RATE)) {
       continue; // a day without an entry
+    } else if (back > 0 && random() < TEXTED_DAY_RATE) {
+      plan.push(texts(date));
     } else {
-      plan.push(back > 0 && random() < TEXTED_DAY_RATE ? texts(date) : webEntry(date));
+      const long = sinceLong === LONG_ENTRY_EVERY - 1 || random() < LONG_ENTRY_RATE;
+      sinceLong = long ? 0 : sinceLong + 1;
+      plan.push(webEntry(date, long));
     }
   }
   return plan;
