@@ -7,6 +7,7 @@ import { billingRoutes } from './billing/billing-routes';
 import { subscriptionRoutes } from './billing/routes';
 import { stripeWebhookRoutes } from './billing/webhook-routes';
 import { systemClock, type Clock } from './clock';
+import { registerCompression } from './compression/index';
 import { resolveMasterKey, type Config } from './config';
 import type { AppContext } from './context';
 import { createTextCipher } from './crypto/encryption';
@@ -16,10 +17,13 @@ import { devCheckoutRoutes } from './dev/checkout-routes';
 import { devMailRoutes } from './dev/mail-routes';
 import { devPhoneRoutes } from './dev/phone-routes';
 import { createLocalEventBus } from './events';
+import { createPgEventBus } from './events/pg-bus';
 import { registerErrorHandler } from './http/error-handler';
+import { importRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
 import { journalPlugins } from './journal/plugin';
+import { onThisDayRoutes } from './on-this-day/routes';
 import { createBillingProvider } from './providers/billing/index';
 import { createMailSimulator } from './providers/mail/simulator';
 import { createSmtpMailer } from './providers/mail/smtp';
@@ -42,6 +46,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
+  /** Where the built web app is (default dist/web). */
+  webRoot?: string;
 }
 
 /** Builds the whole product as one Fastify instance. `main.ts` only listens. */
@@ -88,6 +94,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await database.close();
   });
+  if (database.kind === 'postgres') {
+    // Realtime across instances: LISTEN/NOTIFY on the same database (closed before the pool).
+    const bus = await createPgEventBus({ connectionString: config.databaseUrl, db: database.db, log: app.log.child({ component: 'events' }) });
+    ctx.events = bus;
+    app.addHook('onClose', () => bus.close());
+  }
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -108,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     crossOriginEmbedderPolicy: false,
   });
   await app.register(formbody);
+  await registerCompression(app);
   registerErrorHandler(app);
 
   app.get('/healthz', async () => {
@@ -118,6 +131,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(journalPlugins);
   await app.register(profileRoutes, { prefix: '/api/profile' });
+  await app.register(importRoutes, { prefix: '/api/import' });
+  await app.register(onThisDayRoutes, { prefix: '/api/on-this-day' });
   await app.register(subscriptionRoutes, { prefix: '/api/subscription' });
   await app.register(billingRoutes, { prefix: '/api/billing' });
   await app.register(stripeWebhookRoutes, { prefix: '/webhooks/stripe' });
@@ -127,6 +142,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (ctx.simulators.mail) await app.register(devMailRoutes, { prefix: '/api/dev/mail' });
   if (ctx.billing.kind === 'local') await app.register(devCheckoutRoutes, { prefix: '/api/dev/billing' });
   registerJobs(app);
-  await app.register(webRoutes, { serveWeb: options.serveWeb ?? true });
+  await app.register(webRoutes, { serveWeb: options.serveWeb ?? true, root: options.webRoot });
   return app;
 }

@@ -6,8 +6,8 @@ export type UserEvent =
   | { type: 'profile.updated'; phone_verified?: boolean };
 
 /**
- * Fans events out to a user's open connections. In-process for now; a PostgreSQL LISTEN/NOTIFY
- * implementation of the same interface fans out across instances.
+ * Fans events out to a user's open connections: in-process on SQLite; on PostgreSQL across
+ * instances through LISTEN/NOTIFY (events/pg-bus.ts).
  */
 export interface EventBus {
   publish(userId: string, event: UserEvent): void;
