@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, loadEnv } from 'vite';
 import { inputFingerprint, STAMP_FILE } from './fingerprint.mjs';
+import { precompress } from './precompress.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const webDir = join(root, 'dist/web');
@@ -37,6 +38,7 @@ export async function buildAll({ quiet = false } = {}) {
     writeFileSync(file, html);
   }
   rmSync(ssrDir, { recursive: true, force: true });
+  precompress(webDir);
   writeFileSync(join(root, STAMP_FILE), inputFingerprint(root));
 }
 

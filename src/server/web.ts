@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isWebRoute, prerenderedFile } from '../shared/routes';
+import { preferredEncoding, varyOnEncoding, type ContentEncoding } from './compression/index';
 
 /** Where `npm run build` puts the web app. */
 export const WEB_DIST = resolve('dist/web');
@@ -13,20 +14,29 @@ const API_PREFIXES = ['/api/', '/webhooks/', '/media/', '/healthz'];
  * Serves the built web app: hashed assets, pre-rendered public pages, and the app shell for every
  * other page route. Unknown paths get the shell with a 404 status (the app shows its 404 page).
  */
-export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean }): Promise<void> {
-  const shellPath = join(WEB_DIST, 'index.html');
+export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean; root?: string }): Promise<void> {
+  const root = opts.root ?? WEB_DIST;
+  const shellPath = join(root, 'index.html');
   const available = opts.serveWeb && existsSync(shellPath);
   if (available) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, maxAge: '1y', immutable: true });
+    // preCompressed: the build wrote .br and .gz beside each asset (scripts/precompress.mjs).
+    await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1y', immutable: true, preCompressed: true });
   }
-  const cache = new Map<string, string>();
-  const html = (file: string) => {
-    let text = cache.get(file);
-    if (text === undefined) {
-      text = readFileSync(join(WEB_DIST, file), 'utf8');
-      cache.set(file, text);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    varyOnEncoding(reply);
+    return payload;
+  });
+  // Pages are small and few: each is read once, with its pre-compressed copies.
+  const cache = new Map<string, Buffer | null>();
+  const html = (file: string, encoding?: ContentEncoding): Buffer | null => {
+    const key = encoding ? `${file}.${encoding === 'br' ? 'br' : 'gz'}` : file;
+    let body = cache.get(key);
+    if (body === undefined) {
+      const path = join(root, key);
+      body = existsSync(path) ? readFileSync(path) : null;
+      cache.set(key, body);
     }
-    return text;
+    return body;
   };
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
@@ -39,11 +49,11 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean 
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
     const pre = prerenderedFile(path);
-    const file = pre && existsSync(join(WEB_DIST, pre)) ? pre : 'index.html';
-    return reply
-      .status(isWebRoute(path) ? 200 : 404)
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(html(file));
+    const file = pre && existsSync(join(root, pre)) ? pre : 'index.html';
+    reply.status(isWebRoute(path) ? 200 : 404).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    const compressed = encoding ? html(file, encoding) : null;
+    if (encoding && compressed) return reply.header('content-encoding', encoding).send(compressed);
+    return reply.send(html(file));
   });
 }
