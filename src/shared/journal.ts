@@ -100,7 +100,11 @@ export type CreateEntryInput = z.infer<typeof createEntrySchema>;
 
 /** PATCH /api/entries/:id: only the fields sent change. */
 export const updateEntrySchema = z.object({
-  content: z.string().transform(normalizeEntryText).pipe(z.string().max(ENTRY_CONTENT_MAX, messages.entries.contentTooLong)).optional(),
+  /**
+   * The new text. Its length is checked by the service: an entry already over ENTRY_CONTENT_MAX (texts
+   * appended before continuation entries existed) may be saved as long as it does not grow.
+   */
+  content: z.string().transform(normalizeEntryText).optional(),
   // nullable, not nullish: an absent field must stay undefined ("leave as is"), null clears it.
   title: z.string().nullable().transform(normalizeTitle).optional(),
   tags: tagsInput.nullable().transform(splitTags).optional(),

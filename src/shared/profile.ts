@@ -22,6 +22,10 @@ export const profileUpdateSchema = z
     weekly_recap_enabled: z.boolean().optional(),
     /** Daily prompts instead of a plain reminder. */
     prompts_enabled: z.boolean().optional(),
+    /** null ends a pause set by texting PAUSE (pausing itself is done by text). */
+    paused_until: z.null({ error: 'A pause can only be ended here: send null' }).optional(),
+    /** The daily reminder mentions entries from this day in earlier years. */
+    on_this_day_enabled: z.boolean().optional(),
     /** The zone entry dates are computed in (any IANA zone). */
     timezone: z
       .string()
@@ -49,6 +53,11 @@ export interface ProfileResponse {
   reminder_timezone: string;
   weekly_recap_enabled: boolean;
   prompts_enabled: boolean;
+  /** Automated texts are paused until this instant (ISO-8601) when it is still ahead; set by texting PAUSE. */
+  paused_until: string | null;
+  on_this_day_enabled: boolean;
+  /** The number this user texts to write (the server's JOURNAL_NUMBER), E.164. */
+  journal_number: string;
 }
 
 /** GET /api/subscription. */

@@ -1,4 +1,4 @@
-import { countWords, type CreateEntryInput, type EntryFilter, type UpdateEntryInput } from '../../shared/journal';
+import { countWords, ENTRY_CONTENT_MAX, type CreateEntryInput, type EntryFilter, type UpdateEntryInput } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import { invalidInput, notFound } from '../errors';
@@ -10,7 +10,7 @@ import type { PhotoUpload } from '../photos/uploads';
 import type { CachedEntry } from './cache';
 import { changeJournal } from './changes';
 import { isCalendarDay, localDate } from './dates';
-import { sealEntryChanges, sealEntryText } from './entry-cipher';
+import { openEntry, sealEntryChanges, sealEntryText } from './entry-cipher';
 import { loadOwner, ownerSalt } from './owner';
 import * as repo from './repo';
 import { readEntry } from './read-entry';
@@ -55,7 +55,12 @@ export async function createEntry(ctx: AppContext, userId: string, input: Create
 export async function updateEntry(ctx: AppContext, userId: string, entryId: string, input: UpdateEntryInput): Promise<CachedEntry> {
   const salt = await ownerSalt(ctx, userId);
   await changeJournal(ctx, userId, async (trx) => {
-    if (!(await repo.findEntry(trx, userId, entryId))) throw notFound(messages.entries.entryNotFound);
+    const row = await repo.findEntry(trx, userId, entryId);
+    if (!row) throw notFound(messages.entries.entryNotFound);
+    // An entry that texts made longer than the limit (before continuation entries) may be edited, but not grow.
+    if (input.content !== undefined && input.content.length > ENTRY_CONTENT_MAX && input.content.length > openEntry(ctx, salt, row).content.length) {
+      throw invalidInput(messages.entries.contentTooLong, { field: 'content' });
+    }
     if (input.content === '' && (await entryPhotoTotals(trx, userId, entryId)).count === 0) {
       throw invalidInput(messages.entries.contentEmpty);
     }

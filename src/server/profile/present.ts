@@ -2,7 +2,7 @@ import type { ProfileResponse } from '../../shared/profile';
 import type { Profile } from '../db/tables';
 
 /** The profile as the owner sees it; the key salt and scheduler fields stay inside. */
-export function presentProfile(row: Profile): ProfileResponse {
+export function presentProfile(row: Profile, journalNumber: string): ProfileResponse {
   return {
     id: row.id,
     timezone: row.timezone,
@@ -15,5 +15,8 @@ export function presentProfile(row: Profile): ProfileResponse {
     reminder_timezone: row.reminder_timezone,
     weekly_recap_enabled: row.weekly_recap_enabled === 1,
     prompts_enabled: row.prompts_enabled === 1,
+    paused_until: row.paused_until,
+    on_this_day_enabled: row.on_this_day_enabled === 1,
+    journal_number: journalNumber,
   };
 }

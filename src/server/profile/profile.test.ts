@@ -30,6 +30,8 @@ describe('the profile: GET and PATCH /api/profile', () => {
       reminder_timezone: 'America/Chicago',
       weekly_recap_enabled: true,
       prompts_enabled: true,
+      paused_until: null,
+      journal_number: t.app.ctx.config.journalNumber,
     });
     expect(JSON.stringify(res.body)).not.toMatch(/salt|next_reminder/);
   });
