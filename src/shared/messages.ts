@@ -217,6 +217,33 @@ export const messages = {
     invalidSignature: 'Invalid webhook signature',
     invalidPayload: 'Invalid webhook payload',
   },
+  /** One subscription per account: plan changes and cancelling go through Manage Billing (issue 9). */
+  billingManagement: {
+    alreadySubscribed: 'You already have a subscription. To switch plans or cancel, use Manage Billing.',
+    alreadySubscribedTitle: 'You are already subscribed',
+    subscribedNotice: 'Your subscription is active. To switch plans, update your card or cancel, use Manage Billing.',
+    manageBilling: 'Manage Billing',
+    cancelsOn: 'Your subscription is cancelled and ends on',
+    renewsOn: 'Your current billing period ends on',
+    portalTitle: 'Billing portal',
+    portalLead: 'No money moves: this page stands in for the payment provider’s billing portal.',
+    portalLoading: 'Loading your subscription...',
+    portalLinkInvalid: 'This billing portal link is invalid or has expired. Open Manage Billing from settings again.',
+    portalNoSubscription: 'There is no subscription to manage.',
+    switchTo: 'Switch to',
+    currentPlan: 'Current plan',
+    cancelAtPeriodEnd: 'Cancel subscription',
+    undoCancel: 'Keep my subscription',
+    backToSettings: 'Back to settings',
+    planSwitched: 'Plan switched',
+    cancelScheduled: 'Your subscription will end at the close of the current billing period.',
+    cancelUndone: 'Your subscription will renew as usual.',
+  },
+  /** Export allowances (issue 9): generous for text formats, tight for PDFs with photos. */
+  exportLimits: {
+    photoPdfRateLimited:
+      'Too many export attempts. Please wait a bit and try again. PDFs with photos are limited to 5 every 15 minutes; text, Markdown and JSON exports still work.',
+  },
   /** The settings screen (spec sections 2, 4, 8, 9). */
   settings: {
     loading: 'Loading settings...',

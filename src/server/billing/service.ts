@@ -1,11 +1,12 @@
 import { messages } from '../../shared/messages';
 import type { PlanId } from '../../shared/plans';
 import type { AppContext } from '../context';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { newId } from '../ids';
 import { planPrices } from '../providers/billing/index';
 import type { ProviderEvent } from '../providers/billing/types';
 import { idOf } from '../providers/billing/stripe';
+import { getAccessStatus } from './access';
 import { forgetLazySync, syncSubscription } from './sync';
 
 /** The billing customer of a user, created (once) with the user id in its metadata. */
@@ -33,9 +34,19 @@ export async function ensureCustomer(ctx: AppContext, user: { id: string; email:
   return stored?.provider_customer_id ?? customer.id;
 }
 
-/** Starts a subscription checkout for a plan: {url, sessionId}. */
+/**
+ * Starts a subscription checkout for a plan: {url, sessionId}. One subscription per account: a
+ * subscriber is refused (409) and switches plans or cancels in the billing portal instead. The
+ * provider is asked first, so a payment whose webhook has not arrived yet still counts.
+ */
 export async function startCheckout(ctx: AppContext, user: { id: string; email: string }, plan: PlanId): Promise<{ url: string; sessionId: string }> {
+  const known = await getAccessStatus(ctx, user.id);
+  if (known.subscribed) throw conflict(messages.billingManagement.alreadySubscribed);
+  const existing = await ctx.db.selectFrom('subscribers').select('provider_customer_id').where('user_id', '=', user.id).executeTakeFirst();
   const customerId = await ensureCustomer(ctx, user);
+  if (existing?.provider_customer_id && (await syncSubscription(ctx, customerId)).subscribed) {
+    throw conflict(messages.billingManagement.alreadySubscribed);
+  }
   const publicUrl = ctx.config.publicUrl;
   const session = await ctx.billing.createCheckoutSession({
     customerId,

@@ -1,10 +1,13 @@
 import { Check } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { messages } from '../../../shared/messages';
 import { formatUsd, PLAN_FEATURES, PLANS, YEARLY_SAVINGS_LABEL, type Plan, type PlanId } from '../../../shared/plans';
 import { Button } from '../../components/ui/Button';
 import { cn } from '../../components/ui/cn';
+import { ApiError } from '../../api/errors';
 import { checkoutErrorMessage, useStartCheckout } from './checkout';
+import { ManageBillingNotice } from './ManageBillingNotice';
 
 const copy = messages.billing;
 
@@ -15,6 +18,7 @@ function PlanCard({
   notes,
   busy,
   disabled,
+  current,
   onChoose,
 }: {
   plan: Plan;
@@ -23,6 +27,8 @@ function PlanCard({
   notes: string[];
   busy: boolean;
   disabled: boolean;
+  /** The plan the user already pays for: nothing to buy here. */
+  current?: boolean;
   onChoose: () => void;
 }) {
   const headingId = `choose-plan-${plan.id}`;
@@ -64,43 +70,55 @@ function PlanCard({
         size="lg"
         className="mt-8 w-full"
         loading={busy}
-        disabled={disabled}
+        disabled={disabled || current}
         onClick={onChoose}
         aria-describedby={headingId}
       >
-        {busy ? copy.redirecting : `${copy.choosePlan} ${plan.name}`}
+        {busy ? copy.redirecting : current ? messages.billingManagement.currentPlan : `${copy.choosePlan} ${plan.name}`}
       </Button>
     </article>
   );
 }
 
-/** The two plans; choosing one starts checkout (spec 2 and 7), failures toast per spec 8. */
-export function PlanOptions() {
+/**
+ * The two plans; choosing one starts checkout (spec 2 and 7), failures toast per spec 8. A
+ * subscriber (`subscribed`, or a checkout the server refused with 409) is sent to Manage Billing.
+ */
+export function PlanOptions({ subscribed = false, currentPlan = null }: { subscribed?: boolean; currentPlan?: PlanId | null }) {
   const checkout = useStartCheckout();
+  const [refused, setRefused] = useState(false);
   // Still busy after success: the browser is on its way to checkout.
   const busyPlan = checkout.isPending || checkout.isSuccess ? checkout.variables : undefined;
   const choose = (plan: PlanId) =>
     checkout.mutate(plan, {
-      onError: (error) => toast.error(copy.checkoutErrorTitle, { id: 'checkout-error', description: checkoutErrorMessage(error) }),
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 409) return setRefused(true);
+        toast.error(copy.checkoutErrorTitle, { id: 'checkout-error', description: checkoutErrorMessage(error) });
+      },
     });
   return (
-    <div className="grid gap-6 md:grid-cols-2">
-      <PlanCard
-        plan={PLANS.monthly}
-        notes={[copy.monthlyNote]}
-        busy={busyPlan === 'monthly'}
-        disabled={busyPlan !== undefined}
-        onChoose={() => choose('monthly')}
-      />
-      <PlanCard
-        plan={PLANS.yearly}
-        featured
-        badge={copy.bestValue}
-        notes={[YEARLY_SAVINGS_LABEL, copy.twoMonthsFree]}
-        busy={busyPlan === 'yearly'}
-        disabled={busyPlan !== undefined}
-        onChoose={() => choose('yearly')}
-      />
+    <div className="space-y-6">
+      {(refused || subscribed) && <ManageBillingNotice refused={refused} />}
+      <div className="grid gap-6 md:grid-cols-2">
+        <PlanCard
+          plan={PLANS.monthly}
+          notes={[copy.monthlyNote]}
+          busy={busyPlan === 'monthly'}
+          disabled={busyPlan !== undefined}
+          current={currentPlan === 'monthly'}
+          onChoose={() => choose('monthly')}
+        />
+        <PlanCard
+          plan={PLANS.yearly}
+          featured
+          badge={copy.bestValue}
+          notes={[YEARLY_SAVINGS_LABEL, copy.twoMonthsFree]}
+          busy={busyPlan === 'yearly'}
+          disabled={busyPlan !== undefined}
+          current={currentPlan === 'yearly'}
+          onChoose={() => choose('yearly')}
+        />
+      </div>
     </div>
   );
 }

@@ -5,3 +5,5 @@
 export { checkoutBrowser, checkoutErrorMessage, useStartCheckout } from './checkout';
 export { PlanOptions } from './PlanOptions';
 export { TrialExpiredPanel } from './TrialExpiredPanel';
+export { ManageBillingNotice } from './ManageBillingNotice';
+export { portalBrowser, useBillingPortal } from './portal';

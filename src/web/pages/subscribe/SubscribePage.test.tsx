@@ -1,11 +1,11 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { apiError, fakeSession, installFakeApi, reply } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { renderApp } from '../../features/auth/render-app';
-import { checkoutBrowser } from '../../features/billing';
+import { checkoutBrowser, portalBrowser } from '../../features/billing';
 import { CHECKOUT_SESSION_STORAGE_KEY } from '../../features/journal';
 import { SubscribePage } from './SubscribePage';
 
@@ -14,8 +14,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderSubscribe() {
+function renderSubscribe(setup?: (api: ReturnType<typeof installFakeApi>) => void) {
   const api = installFakeApi();
+  setup?.(api);
   sessionStore.set(fakeSession({ access_token: 'token-1' }));
   renderApp([{ path: '/subscribe', element: <SubscribePage /> }], ['/subscribe']);
   return api;
@@ -61,5 +62,46 @@ describe('/subscribe', () => {
     expect(localStorage.getItem(CHECKOUT_SESSION_STORAGE_KEY)).toBeNull();
     // The buttons work again.
     expect(screen.getByRole('button', { name: 'Choose Yearly' })).toBeEnabled();
+  });
+
+  it('sends a subscriber whose checkout is refused (409) to Manage Billing instead of checkout', async () => {
+    const api = renderSubscribe();
+    api.on('POST /api/billing/checkout', apiError(409, 'CONFLICT', messages.billingManagement.alreadySubscribed));
+    api.on('POST /api/billing/portal', reply(200, { url: 'http://localhost/dev/billing-portal?session=bps_1' }));
+    const leaveTo = vi.spyOn(checkoutBrowser, 'leaveTo').mockImplementation(() => undefined);
+    const toPortal = vi.spyOn(portalBrowser, 'leaveTo').mockImplementation(() => undefined);
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose Monthly' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(messages.billingManagement.alreadySubscribedTitle);
+    expect(alert).toHaveTextContent(messages.billingManagement.alreadySubscribed);
+    expect(screen.queryByText(messages.billing.checkoutErrorTitle)).not.toBeInTheDocument();
+    expect(leaveTo).not.toHaveBeenCalled();
+    expect(localStorage.getItem(CHECKOUT_SESSION_STORAGE_KEY)).toBeNull();
+
+    await userEvent.click(within(alert).getByRole('button', { name: 'Manage Billing' }));
+    await waitFor(() => expect(toPortal).toHaveBeenCalledWith('http://localhost/dev/billing-portal?session=bps_1'));
+  });
+
+  it('tells a known subscriber up front, and does not offer the plan they already have', async () => {
+    renderSubscribe((api) =>
+      api.on('GET /api/subscription', reply(200, { subscribed: true, subscription_tier: 'yearly', subscription_end: '2027-11-17T01:57:00.000Z', is_trial: false, trial_end: null })),
+    );
+    expect(await screen.findByText(messages.billingManagement.subscribedNotice)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Manage Billing' })).toBeEnabled();
+    const yearly = screen.getByRole('article', { name: 'Yearly' });
+    expect(within(yearly).getByRole('button', { name: messages.billingManagement.currentPlan })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Choose Monthly' })).toBeEnabled();
+  });
+
+  it('says when the billing portal cannot be opened', async () => {
+    const api = renderSubscribe();
+    api.on('POST /api/billing/checkout', apiError(409, 'CONFLICT', messages.billingManagement.alreadySubscribed));
+    api.on('POST /api/billing/portal', apiError(502, 'BILLING_PROVIDER_ERROR', 'Failed to open billing portal'));
+    const toPortal = vi.spyOn(portalBrowser, 'leaveTo').mockImplementation(() => undefined);
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose Yearly' }));
+    await userEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Manage Billing' }));
+    expect(await screen.findByText(messages.billing.portalFailed)).toBeInTheDocument();
+    expect(toPortal).not.toHaveBeenCalled();
   });
 });

@@ -2,10 +2,16 @@ import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router';
 import { messages } from '../../../shared/messages';
 import { Wordmark } from '../../components/ui/Wordmark';
+import type { PlanId } from '../../../shared/plans';
 import { PlanOptions } from '../../features/billing';
+import { useSubscription } from '../../features/journal';
 
-/** /subscribe (signed in): the two plans; choosing one goes to checkout. */
+/** /subscribe (signed in): the two plans; choosing one goes to checkout. Subscribers are sent to Manage Billing. */
 export function SubscribePage() {
+  const subscription = useSubscription();
+  const subscribed = subscription.data?.subscribed === true;
+  const tier = subscription.data?.subscription_tier;
+  const currentPlan: PlanId | null = subscribed && (tier === 'monthly' || tier === 'yearly') ? tier : null;
   return (
     <div className="min-h-dvh bg-stone-50">
       <header className="mx-auto flex max-w-4xl items-center justify-between px-5 py-5 sm:px-8">
@@ -23,7 +29,7 @@ export function SubscribePage() {
           <p className="mx-auto mt-3 max-w-xl text-stone-600">{messages.billing.subscribeLead}</p>
         </div>
         <div className="mt-10">
-          <PlanOptions />
+          <PlanOptions subscribed={subscribed} currentPlan={currentPlan} />
         </div>
       </main>
     </div>
