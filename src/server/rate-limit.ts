@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from './context';
+import type { Db } from './db/database';
 import { hashToken } from './crypto/tokens';
 import { newId } from './ids';
 
@@ -28,15 +29,19 @@ const windowStart = (ctx: AppContext, windowMs: number) => {
   return new Date(ctx.clock.now().getTime() - windowMs).toISOString();
 };
 
-/** How many hits the key has in the window. */
-export async function countHits(ctx: AppContext, key: string, windowMs: number): Promise<number> {
-  const row = await ctx.db
+async function countHitsIn(db: Db, key: string, since: string): Promise<number> {
+  const row = await db
     .selectFrom('rate_limit_hits')
     .select(sql<number>`count(*)`.as('hits'))
     .where('key', '=', key)
-    .where('created_at', '>', windowStart(ctx, windowMs))
+    .where('created_at', '>', since)
     .executeTakeFirst();
   return Number(row?.hits ?? 0);
+}
+
+/** How many hits the key has in the window. */
+export async function countHits(ctx: AppContext, key: string, windowMs: number): Promise<number> {
+  return countHitsIn(ctx.db, key, windowStart(ctx, windowMs));
 }
 
 /** True when the key has already used its allowance (without recording anything). */
@@ -50,25 +55,66 @@ export async function recordHit(ctx: AppContext, key: string): Promise<void> {
   if (Math.floor(Math.random() * SWEEP_ONE_IN) === 0) await sweepRateLimitHits(ctx);
 }
 
+/** One key's share of a reservation: the key and the rule it is counted against. */
+export interface LimitedKey {
+  key: string;
+  rule: RateLimit;
+}
+
+// A 52-bit number from the key, for PostgreSQL's advisory locks (a bigint namespace).
+const lockNumber = (key: string) => Number.parseInt(hashToken(key).slice(0, 13), 16);
+
 /**
- * Takes one hit from the key's allowance: true when allowed. Insert-then-count holds across
- * instances; a refused hit is removed again so retrying does not extend the wait.
+ * Takes one hit from each key's allowance, all or none: the hit ids when every key still had
+ * room, null when any was used up (then nothing is recorded, so retrying does not extend the
+ * wait). Exact under any burst and across instances: each key is locked for the count and the
+ * insert (PostgreSQL advisory locks; SQLite runs one write transaction at a time).
  */
+export async function reserveHits(ctx: AppContext, keys: LimitedKey[]): Promise<string[] | null> {
+  const at = ctx.clock.now().toISOString();
+  const reserved = await ctx.db.transaction().execute(async (trx) => {
+    if (ctx.dbKind === 'postgres') {
+      // Sorted, so two reservations over the same keys never wait on each other in a cycle.
+      const locks = [...new Set(keys.map((k) => lockNumber(k.key)))].sort((a, b) => a - b);
+      for (const lock of locks) await sql`select pg_advisory_xact_lock(${lock}::bigint)`.execute(trx);
+    }
+    const ids = keys.map(() => newId());
+    // Inserting first takes SQLite's write lock before the count, so other processes wait too.
+    await trx
+      .insertInto('rate_limit_hits')
+      .values(keys.map((k, i) => ({ id: ids[i]!, key: k.key, created_at: at })))
+      .execute();
+    for (const { key, rule } of keys) {
+      if ((await countHitsIn(trx, key, windowStart(ctx, rule.windowMs))) > rule.limit) {
+        await trx.deleteFrom('rate_limit_hits').where('id', 'in', ids).execute();
+        return null;
+      }
+    }
+    return ids;
+  });
+  if (reserved && Math.floor(Math.random() * SWEEP_ONE_IN) === 0) await sweepRateLimitHits(ctx);
+  return reserved;
+}
+
+/** Gives reserved hits back (e.g. an attempt that turned out not to count). */
+export async function releaseHits(ctx: AppContext, ids: string[]): Promise<void> {
+  if (ids.length > 0) await ctx.db.deleteFrom('rate_limit_hits').where('id', 'in', ids).execute();
+}
+
+/** Takes one hit from the key's allowance: true when allowed (exact under bursts, see reserveHits). */
 export async function hit(ctx: AppContext, key: string, rule: RateLimit): Promise<boolean> {
-  const id = newId();
-  await ctx.db.insertInto('rate_limit_hits').values({ id, key, created_at: ctx.clock.now().toISOString() }).execute();
-  const hits = await countHits(ctx, key, rule.windowMs);
-  if (hits > rule.limit) {
-    await ctx.db.deleteFrom('rate_limit_hits').where('id', '=', id).execute();
-    return false;
-  }
-  if (Math.floor(Math.random() * SWEEP_ONE_IN) === 0) await sweepRateLimitHits(ctx);
-  return true;
+  return (await reserveHits(ctx, [{ key, rule }])) !== null;
 }
 
 /** Forgets a key's hits (e.g. an operator lifting a lock). */
 export async function clearHits(ctx: AppContext, key: string): Promise<void> {
   await ctx.db.deleteFrom('rate_limit_hits').where('key', '=', key).execute();
+}
+
+/** Forgets the hits of every key that starts with the prefix (e.g. all of one account's pairs). */
+export async function clearHitsByPrefix(ctx: AppContext, prefix: string): Promise<void> {
+  if (!/^[a-z0-9:-]+$/i.test(prefix)) throw new Error('Rate-limit key prefixes are plain words and hashes');
+  await ctx.db.deleteFrom('rate_limit_hits').where('key', 'like', `${prefix}%`).execute();
 }
 
 /** Deletes hits older than the retention period. */

@@ -9,6 +9,7 @@ import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
 import { recoveryMail } from './recovery-mail';
 import { findUserByEmail } from './repo';
 import { startSession, type SessionGrant } from './sessions';
+import { clearSignInLimits } from './sign-in-limits';
 
 /** The reset page the e-mail links to; it verifies the token with POST /api/auth/verify. */
 export function recoveryLink(ctx: AppContext, token: string): string {
@@ -37,5 +38,7 @@ export async function verifyRecovery(ctx: AppContext, input: z.infer<typeof veri
     return userId ? startSession(ctx, trx, userId) : undefined;
   });
   if (!grant) throw invalidToken(messages.reset.invalidText);
+  // The owner proved the mailbox is theirs: no sign-in lock stands in their way any more.
+  await clearSignInLimits(ctx, grant.account.id);
   return grant;
 }

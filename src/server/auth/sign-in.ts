@@ -3,14 +3,14 @@ import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import { invalidCredentials, invalidToken, rateLimited } from '../errors';
 import { parseInput } from '../http/validate';
-import { isLimited, rateLimitKey, recordHit } from '../rate-limit';
 import { recordSecurityEvent } from '../security/events';
 import { refuseSuspiciousInput } from '../security/suspicious-input';
-import { AUTH_LIMITS, type Client } from './limits';
+import type { Client } from './limits';
 import { consumeOneTimeToken } from './one-time-tokens';
 import { verifyPassword } from './passwords';
 import { findUserByEmail } from './repo';
 import { startSession, type SessionGrant } from './sessions';
+import { clearSignInLimits, forgiveSignInAttempt, reserveSignInAttempt } from './sign-in-limits';
 
 export interface PasswordGrant {
   email?: string;
@@ -18,24 +18,21 @@ export interface PasswordGrant {
 }
 
 /**
- * Signs in with e-mail and password. More than five failures for an address in 15 minutes lock
- * it until the window passes, checked before the password so guessing stops paying.
+ * Signs in with e-mail and password. The attempt is counted before the password is checked, so
+ * guessing stops paying even in a burst (see sign-in-limits.ts for the limits).
  */
 export async function signInWithPassword(ctx: AppContext, grant: PasswordGrant, client: Client): Promise<SessionGrant> {
   await refuseSuspiciousInput(ctx, { email: grant.email }, { message: messages.signIn.suspiciousInput, action: 'signin', identifier: grant.email, ip: client.ip });
   const { email, password } = parseInput(signInSchema, grant);
-  const emailKey = rateLimitKey('signin-fail-email', email);
-  const ipKey = rateLimitKey('signin-fail-ip', client.ip);
-  if ((await isLimited(ctx, emailKey, AUTH_LIMITS.signInFailuresPerEmail)) || (await isLimited(ctx, ipKey, AUTH_LIMITS.signInFailuresPerIp))) {
-    await recordSecurityEvent(ctx, { event_type: 'login_rate_limited', identifier: email, severity: 'medium', ip: client.ip });
+  const user = await findUserByEmail(ctx.db, email);
+  const reservation = await reserveSignInAttempt(ctx, email, user?.id, client);
+  if (!reservation) {
+    await recordSecurityEvent(ctx, { event_type: 'login_rate_limited', identifier: email, severity: 'medium', user_id: user?.id ?? null, ip: client.ip });
     throw rateLimited(messages.signIn.rateLimited);
   }
-  const user = await findUserByEmail(ctx.db, email);
   // Verified even for an unknown address, so the answer's timing does not tell the two apart.
   const passwordMatches = await verifyPassword(user?.password_hash, password);
   if (!user || !passwordMatches) {
-    await recordHit(ctx, emailKey);
-    await recordHit(ctx, ipKey);
     await recordSecurityEvent(ctx, {
       event_type: 'login_failure',
       identifier: email,
@@ -46,6 +43,7 @@ export async function signInWithPassword(ctx: AppContext, grant: PasswordGrant, 
     });
     throw invalidCredentials(messages.signIn.invalidLoginCredentials);
   }
+  await forgiveSignInAttempt(ctx, user.id, reservation, client);
   return startSession(ctx, ctx.db, user.id);
 }
 
@@ -56,5 +54,6 @@ export async function signInWithLink(ctx: AppContext, rawToken: string): Promise
     return userId ? startSession(ctx, trx, userId) : undefined;
   });
   if (!grant) throw invalidToken(messages.auth.invalidLink);
+  await clearSignInLimits(ctx, grant.account.id);
   return grant;
 }
