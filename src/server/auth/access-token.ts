@@ -1,6 +1,10 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../shared/limits';
 
+/** Who issues access tokens and what they are for; both are required on verification. */
+const ISSUER = 'jotline';
+const AUDIENCE = 'jotline-api';
+
 export interface AccessClaims {
   userId: string;
   sessionFamily: string;
@@ -15,15 +19,25 @@ export async function signAccessToken(key: Uint8Array, claims: AccessClaims, now
     .setSubject(claims.userId)
     .setIssuedAt(issuedAt)
     .setExpirationTime(expiresAt)
-    .setIssuer('jotline')
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
     .sign(key);
   return { token, expiresAt };
 }
 
-/** Returns the claims, or null for a token that is malformed, forged or expired. */
+/**
+ * Returns the claims, or null for a token that is malformed, forged or expired, or that lacks an
+ * expiry, an issue time, our issuer or our audience (a token without `exp` would never end).
+ */
 export async function verifyAccessToken(key: Uint8Array, token: string, now: Date): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, key, { issuer: 'jotline', algorithms: ['HS256'], currentDate: now });
+    const { payload } = await jwtVerify(token, key, {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+      requiredClaims: ['exp', 'iat', 'sub'],
+      currentDate: now,
+    });
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
     return { userId: payload.sub, sessionFamily: payload.sid };
   } catch {
