@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     storage: createPhotoStorage(config.storage),
     billing: createBillingProvider(config, clock),
     // The cache reads through the context it belongs to.
-    journalCache: new JournalCache(() => ctx),
+    journalCache: new JournalCache(() => ctx, config.searchCacheBytes),
     simulators: { sms: smsSimulator, mail: mailSimulator },
     keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links') },
     outbox: { kick: () => {} },

@@ -49,6 +49,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Run the background scheduler (outbound sender, sweeps, reminders) in this process. */
   JOBS: z.enum(['on', 'off']).default('on'),
+  /** Memory for decrypted journals held for search, per instance, in megabytes. */
+  SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -119,6 +121,7 @@ function toConfig(e: z.infer<typeof envSchema>) {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     jobs: e.JOBS === 'on',
+    searchCacheBytes: e.SEARCH_CACHE_MB * 1024 * 1024,
     journalNumber: e.JOURNAL_NUMBER,
     sms:
       e.SMS_PROVIDER === 'twilio'

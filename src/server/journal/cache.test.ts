@@ -58,3 +58,54 @@ describe('the in-memory journal across app instances', () => {
     expect((await listEntries(t, user)).entries.map((e) => e.content)).toEqual(['from the second', 'second']);
   });
 });
+
+describe('the in-memory journal within its memory budget', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ SEARCH_CACHE_MB: '1' });
+    t.clock.set(new Date('2026-11-20T15:00:00Z'));
+  });
+  afterAll(() => t.close());
+
+  // 225 kB of text, held twice (as written, and folded for search): two such journals fit in a
+  // 1 MB budget, three do not.
+  async function bigJournal(word: string) {
+    const user = await journalUser(t);
+    const line = `${word} walked along the river and thought about the week. `;
+    for (let i = 0; i < 25; i++) {
+      t.clock.advance(1000);
+      await createEntry(t, user, { content: `${line.repeat(160)}`.slice(0, 9_000) });
+    }
+    return user;
+  }
+
+  it('lets the least recently used journals go, and reads them again when asked', async () => {
+    const cache = t.app.ctx.journalCache;
+    const users = [await bigJournal('alpha'), await bigJournal('bravo'), await bigJournal('charlie')];
+    for (const user of users) await listEntries(t, user);
+    expect(cache.sizeBytes).toBeGreaterThan(0);
+    expect(cache.sizeBytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(cache.journalCount).toBe(2);
+    // The first journal was let go; asking again reads it back whole.
+    const again = await t.app.inject({ method: 'GET', url: '/api/entries?q=alpha&limit=100', headers: users[0]!.headers });
+    expect(again.json().entries).toHaveLength(25);
+    expect(cache.journalCount).toBe(2);
+    expect(cache.sizeBytes).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('finds an edited entry by its new words, not its old ones, and forgets a deleted one', async () => {
+    const user = await journalUser(t);
+    const search = async (q: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/entries?q=${encodeURIComponent(q)}`, headers: user.headers })).json().entries.map((e: { id: string }) => e.id);
+    const kept = await createEntry(t, user, { content: 'A walk by the harbour.' });
+    t.clock.advance(1000);
+    const edited = await createEntry(t, user, { content: 'Café   with\nNora' });
+    expect(await search('CAFE nora')).toEqual([edited.id]); // case and accents folded
+    expect(await search('"café with nora"')).toEqual([edited.id]); // whitespace folded to one space
+    await t.app.inject({ method: 'PATCH', url: `/api/entries/${edited.id}`, headers: user.headers, payload: { content: 'Tea at the harbour' } });
+    expect(await search('café')).toEqual([]);
+    expect(await search('harbour')).toEqual([edited.id, kept.id]);
+    await t.app.inject({ method: 'DELETE', url: `/api/entries/${edited.id}`, headers: user.headers });
+    expect(await search('harbour')).toEqual([kept.id]);
+  });
+});

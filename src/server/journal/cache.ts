@@ -3,13 +3,11 @@ import type { JournalPhotoRow } from '../db/tables';
 import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, listEntries, listEntryPhotos, listPhotos } from './repo';
-import { foldText } from './search';
+import { buildTextIndex, indexedText, rememberTextIndex, searchableText, type TextIndex } from './search';
 
-/** A decrypted entry held in memory, with what search needs precomputed. */
+/** A decrypted entry held in memory, with what the filters need precomputed. */
 export interface CachedEntry extends OpenedEntry {
   photos: JournalPhotoRow[];
-  /** Folded title, content and tags, for term search (see search.ts). */
-  haystack: string;
   foldedTags: string[];
 }
 
@@ -17,21 +15,60 @@ interface CachedJournal {
   revision: number;
   /** Newest first (created_at desc, id desc); replaced, never mutated, so readers hold a snapshot. */
   entries: readonly CachedEntry[];
+  /** The entries' searchable text, joined (see search.ts): the only copy of it kept. */
+  index: TextIndex;
+  /** About what the journal takes in memory. */
+  bytes: number;
 }
 
-/** Journals held in memory across all users, in entries; the least recently used go first. */
-const MAX_CACHED_ENTRIES = 50_000;
+// What an entry and a photo row take besides their text, measured with bench/cache-memory.mjs.
+const ENTRY_OVERHEAD_BYTES = 400;
+const PHOTO_OVERHEAD_BYTES = 350;
+
+/** V8 keeps a string one byte a character when every character is Latin-1, else two. */
+// eslint-disable-next-line no-control-regex
+const charBytes = (text: string) => (/[^\u0000-\u00ff]/.test(text) ? 2 : 1);
+
+function journalBytes(entries: readonly CachedEntry[], index: TextIndex): number {
+  let bytes = index.text.length * charBytes(index.text);
+  for (const entry of entries) {
+    const chars = entry.content.length + (entry.title?.length ?? 0) + entry.tags.reduce((n, t) => n + t.length, 0);
+    bytes += chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES;
+  }
+  return bytes + index.starts.byteLength;
+}
 
 const comesBefore = (a: CachedEntry, b: CachedEntry) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
 
+// Shared by every entry without photos or tags; frozen, as snapshots are never edited.
+const NO_PHOTOS = Object.freeze([]) as unknown as JournalPhotoRow[];
+const NO_TAGS = Object.freeze([]) as unknown as string[];
+
+// Written out field by field: an object spread with two more fields costs several times the memory.
 function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {
+  const tags = entry.tags.length ? entry.tags : NO_TAGS;
+  const foldedTags = tags.map((t) => t.toLowerCase());
   return {
-    ...entry,
-    photos,
-    // Whitespace as single spaces, so a quoted phrase also matches across a line break.
-    haystack: foldText([entry.title ?? '', entry.content, ...entry.tags].join('\n')).replace(/\s+/g, ' '),
-    foldedTags: entry.tags.map((t) => t.toLowerCase()),
+    id: entry.id,
+    title: entry.title,
+    content: entry.content,
+    tags,
+    // One string for all, rather than a copy per row.
+    source: entry.source === 'sms' ? 'sms' : 'web',
+    entry_date: entry.entry_date,
+    word_count: entry.word_count,
+    created_at: entry.created_at,
+    // Most entries were never edited: one string for both.
+    updated_at: entry.updated_at === entry.created_at ? entry.created_at : entry.updated_at,
+    photos: photos.length ? photos : NO_PHOTOS,
+    foldedTags: foldedTags.every((t, i) => t === tags[i]) ? tags : foldedTags,
   };
+}
+
+function journalOf(revision: number, entries: readonly CachedEntry[], texts: readonly string[]): CachedJournal {
+  const index = buildTextIndex(texts);
+  rememberTextIndex(entries, index);
+  return { revision, entries, index, bytes: journalBytes(entries, index) };
 }
 
 /**
@@ -42,13 +79,27 @@ function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {
 export class JournalCache {
   private readonly journals = new Map<string, CachedJournal>();
   private readonly loading = new Map<string, Promise<CachedJournal>>();
-  private size = 0;
+  private bytes = 0;
 
-  /** `context` gives the app context the cache belongs to (it is built as part of it). */
+  /**
+   * `context` gives the app context the cache belongs to (it is built as part of it). Journals are
+   * kept within `budgetBytes`, the least recently used going first; a journal larger than the whole
+   * budget is still kept while it is the one in use.
+   */
   constructor(
     private readonly context: () => AppContext,
-    private readonly maxEntries = MAX_CACHED_ENTRIES,
+    private readonly budgetBytes: number,
   ) {}
+
+  /** About how much memory the journals held take. */
+  get sizeBytes(): number {
+    return this.bytes;
+  }
+
+  /** How many journals are held. */
+  get journalCount(): number {
+    return this.journals.size;
+  }
 
   private get ctx(): AppContext {
     return this.context();
@@ -90,19 +141,28 @@ export class JournalCache {
       ownerSalt(this.ctx, userId),
     ]);
     if (this.journals.get(userId) !== before) return this.forget(userId);
-    const others = before.entries.filter((e) => e.id !== entryId);
+    // The other entries' text is read back out of the old index, not folded again.
+    const others: CachedEntry[] = [];
+    const texts: string[] = [];
+    before.entries.forEach((e, i) => {
+      if (e.id === entryId) return;
+      others.push(e);
+      texts.push(indexedText(before.index, i));
+    });
     if (row) {
       const entry = toCached(openEntry(this.ctx, salt, row), photos);
-      const at = others.findIndex((e) => comesBefore(entry, e));
-      others.splice(at === -1 ? others.length : at, 0, entry);
+      let at = others.findIndex((e) => comesBefore(entry, e));
+      if (at === -1) at = others.length;
+      others.splice(at, 0, entry);
+      texts.splice(at, 0, searchableText(entry));
     }
-    this.store(userId, { revision, entries: others });
+    this.store(userId, journalOf(revision, others, texts));
   }
 
   forget(userId: string): void {
     const cached = this.journals.get(userId);
     if (!cached) return;
-    this.size -= cached.entries.length;
+    this.bytes -= cached.bytes;
     this.journals.delete(userId);
   }
 
@@ -115,7 +175,8 @@ export class JournalCache {
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);
     }
-    const journal = { revision, entries: rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [])) };
+    const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? []));
+    const journal = journalOf(revision, entries, entries.map(searchableText));
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);
     return journal;
@@ -124,10 +185,11 @@ export class JournalCache {
   private store(userId: string, journal: CachedJournal): void {
     this.forget(userId);
     this.journals.set(userId, journal);
-    this.size += journal.entries.length;
+    this.bytes += journal.bytes;
+    // Map order is least recently stored first; the journal just stored is last.
     for (const [other, cached] of this.journals) {
-      if (this.size <= this.maxEntries || other === userId) break;
-      this.size -= cached.entries.length;
+      if (this.bytes <= this.budgetBytes || other === userId) break;
+      this.bytes -= cached.bytes;
       this.journals.delete(other);
     }
   }

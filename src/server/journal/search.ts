@@ -31,26 +31,49 @@ export function entryMatcher(filter: Omit<EntryFilter, 'q' | 'limit' | 'cursor'>
     tags.every((tag) => entry.foldedTags.includes(tag));
 }
 
-interface TextIndex {
-  /** Every entry's folded text, in list order, separated by NUL. */
+/** An entry's text as search reads it: folded, whitespace as single spaces. */
+export function searchableText(entry: { title: string | null; content: string; tags: readonly string[] }): string {
+  // Whitespace first, folding second: a global regexp replace leaves a rope of its pieces (some
+  // fourteen bytes a character, measured), and folding copies the text into one flat string.
+  const folded = foldText([entry.title ?? '', entry.content, ...entry.tags].join('\n').replace(/\s+/g, ' '));
+  // Folding can make a space of its own ("¨" is a space and a mark): rare, so few pieces.
+  return folded.replace(/\s{2,}|[^\S ]/g, ' ');
+}
+
+/** Every entry's searchable text, in list order, separated by NUL, with where each one starts. */
+export interface TextIndex {
   text: string;
-  /** Where each entry's text starts. */
   starts: Int32Array;
 }
 
-// Built on the first search of a journal snapshot (snapshots are replaced on change, never edited).
+export function buildTextIndex(texts: readonly string[]): TextIndex {
+  const starts = new Int32Array(texts.length);
+  let offset = 0;
+  texts.forEach((text, i) => {
+    starts[i] = offset;
+    offset += text.length + 1;
+  });
+  return { text: texts.join('\u0000'), starts };
+}
+
+/** Entry i's searchable text, read back out of an index. */
+export function indexedText(index: TextIndex, i: number): string {
+  const end = i + 1 < index.starts.length ? index.starts[i + 1]! - 1 : index.text.length;
+  return index.text.slice(index.starts[i], end);
+}
+
+// One per journal snapshot (snapshots are replaced on change, never edited). The journal cache
+// hands over the index it keeps; any other list of entries gets one built on its first search.
 const textIndexes = new WeakMap<readonly CachedEntry[], TextIndex>();
+
+export function rememberTextIndex(entries: readonly CachedEntry[], index: TextIndex): void {
+  textIndexes.set(entries, index);
+}
 
 function textIndexOf(entries: readonly CachedEntry[]): TextIndex {
   let index = textIndexes.get(entries);
   if (!index) {
-    const starts = new Int32Array(entries.length);
-    let offset = 0;
-    entries.forEach((entry, i) => {
-      starts[i] = offset;
-      offset += entry.haystack.length + 1;
-    });
-    index = { text: entries.map((e) => e.haystack).join('\u0000'), starts };
+    index = buildTextIndex(entries.map(searchableText));
     textIndexes.set(entries, index);
   }
   return index;

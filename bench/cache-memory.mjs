@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// What the in-memory journal costs: heap per cached 3,650-entry journal (measured after a full GC)
+// beside the cache's own estimate, and the budget (SEARCH_CACHE_MB) holding under many journals.
+// Run with `node --expose-gc bench/cache-memory.mjs` (npm run bench runs it).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { register } from 'tsx/esm/api';
+
+const ENTRIES = 3650;
+const JOURNALS = 4;
+register();
+if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc');
+const heap = () => {
+  global.gc();
+  global.gc();
+  return process.memoryUsage().heapUsed;
+};
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(2);
+
+const { loadConfig } = await import('../src/server/config.ts');
+const { buildApp } = await import('../src/server/app.ts');
+const { seedJournal } = await import('./seed-journal.ts');
+const { JournalCache } = await import('../src/server/journal/cache.ts');
+const { pageOfEntries } = await import('../src/server/journal/search.ts');
+const { entryFilterSchema } = await import('../src/shared/journal.ts');
+
+const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
+const env = { NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`, MASTER_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', JOBS: 'off' };
+const app = await buildApp(loadConfig(env), { serveWeb: false });
+try {
+  const users = [];
+  for (let i = 0; i < JOURNALS; i++) users.push((await seedJournal(app, ENTRIES)).userId);
+  const search = entryFilterSchema.parse({ q: 'zeppelin' });
+
+  const cache = new JournalCache(() => app.ctx, 1024 * 1024 * 1024);
+  const before = heap();
+  const held = [];
+  for (const userId of users) {
+    const entries = await cache.entries(userId);
+    pageOfEntries(entries, search); // the search index is part of what a journal costs
+    held.push(entries);
+  }
+  const measured = (heap() - before) / JOURNALS;
+  console.log(`${ENTRIES}-entry journal in memory, ${JOURNALS} journals:`);
+  console.log(`  measured heap per journal:    ${mb(measured)} MB`);
+  console.log(`  the cache's estimate:         ${mb(cache.sizeBytes / JOURNALS)} MB (estimate ÷ measured ${(cache.sizeBytes / JOURNALS / measured).toFixed(2)})`);
+
+  const budgetMb = 12;
+  const small = new JournalCache(() => app.ctx, budgetMb * 1024 * 1024);
+  for (const userId of users) await small.entries(userId);
+  console.log(`  budget ${budgetMb} MB after ${JOURNALS} journals: ${small.journalCount} held, ${mb(small.sizeBytes)} MB`);
+  held.length = 0;
+} finally {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
