@@ -145,6 +145,8 @@ export interface JournalEntriesTable {
   word_count: number;
   created_at: string;
   updated_at: string;
+  /** SMS entries: 0 for the day's first, 1, 2… for continuations past the content limit; 0 for web. */
+  sms_part: Generated<number>;
 }
 
 export interface JournalPhotosTable {

@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database';
 import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow, JournalSmsAppliedTable } from '../db/tables';
 
 // SQL for journal entries. Every query is scoped by the owner's user id.
 
-export type NewEntryRow = JournalEntriesTable;
+export type NewEntryRow = Insertable<JournalEntriesTable>;
 
 export async function insertEntry(db: Db, row: NewEntryRow): Promise<void> {
   await db.insertInto('journal_entries').values(row).execute();
@@ -24,7 +24,7 @@ export async function findEntry(db: Db, userId: string, entryId: string): Promis
   return db.selectFrom('journal_entries').selectAll().where('user_id', '=', userId).where('id', '=', entryId).executeTakeFirst();
 }
 
-/** The day's SMS entry; on PostgreSQL the row stays locked until the transaction ends. */
+/** The day's SMS entry (its latest part); on PostgreSQL the row stays locked until the transaction ends. */
 export async function findSmsDayEntry(db: Db, userId: string, entryDate: string, lock: boolean): Promise<JournalEntryRow | undefined> {
   return db
     .selectFrom('journal_entries')
@@ -32,6 +32,9 @@ export async function findSmsDayEntry(db: Db, userId: string, entryDate: string,
     .where('user_id', '=', userId)
     .where('entry_date', '=', entryDate)
     .where('source', '=', 'sms')
+    // The latest part: earlier parts are full.
+    .orderBy('sms_part', 'desc')
+    .limit(1)
     .$if(lock, (qb) => qb.forUpdate())
     .executeTakeFirst();
 }

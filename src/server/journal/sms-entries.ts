@@ -1,7 +1,8 @@
-import { countWords, normalizeEntryText, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
+import { countWords, ENTRY_CONTENT_MAX, normalizeEntryText, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
+import type { JournalEntryRow } from '../db/tables';
 import { invalidInput } from '../errors';
 import { newId } from '../ids';
 import { cleanFileName, prepareImage } from '../photos/images';
@@ -55,10 +56,12 @@ async function photosThatFit(trx: Db, userId: string, entryId: string, photos: r
 
 /**
  * Appends a text (and its photos) to the user's SMS entry for the local day, creating it if needed:
- * one SMS entry per day. Texts are separated by a blank line. Safe when two texts for the same
- * day are processed at once: the journal's writers take turns, and a unique index allows one
- * SMS entry per user and day. Idempotent per message: the journal records the message id with the
- * append, so a text processed again (a crash before it was marked processed) is not added twice.
+ * one SMS entry per day, continued in a further entry for the same day when the text would take it
+ * past the 10,000-character limit (or its photos would not fit), so nothing is lost. Texts are
+ * separated by a blank line. Safe when two texts for the same day are processed at once: the
+ * journal's writers take turns, and a unique index allows one SMS entry per user, day and part.
+ * Idempotent per message: the journal records the message id with the append, so a text processed
+ * again (a crash before it was marked processed) is not added twice.
  */
 export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<{ entryId: string; entryDate: string }> {
   const { userId, messageId } = input;
@@ -77,7 +80,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       const applied = await repo.findAppliedSms(trx, userId, messageId);
       if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date };
       const now = ctx.clock.now().toISOString();
-      const entryId = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock });
+      const entryId = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
       await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
       return { entryId, entryDate };
@@ -99,31 +102,79 @@ interface DayAppend {
 }
 
 /** Creates the day's SMS entry with the text, or adds the text to it; returns the entry id. */
-async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend): Promise<string> {
+async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos: readonly PreparedPhoto[]): Promise<string> {
   const { userId, salt, text } = day;
   let entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
   if (!entry) {
     if (!text && !day.hasPhotos) throw invalidInput(messages.entries.contentEmpty);
+    const [first, ...rest] = splitForEntries(text);
     const id = newId();
     const inserted = await repo.insertSmsDayEntry(trx, {
       id,
       user_id: userId,
-      ...sealEntryText(ctx, userId, salt, { content: text, title: null, tags: [] }),
+      ...sealEntryText(ctx, userId, salt, { content: first ?? '', title: null, tags: [] }),
       source: 'sms',
       entry_date: day.entryDate,
-      word_count: countWords(text),
+      word_count: countWords(first ?? ''),
       created_at: day.receivedAt.toISOString(),
       updated_at: day.now,
     });
-    if (inserted) return id;
+    if (inserted) return rest.length ? continueDay(ctx, trx, day, (await repo.findEntry(trx, userId, id))!, rest) : id;
     entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
     if (!entry) throw new Error('The day entry was neither inserted nor found');
   }
   const before = ctx.cipher.decrypt(userId, salt, entry.content);
   const content = !text ? before : before ? `${before}\n\n${text}` : text;
+  // Past the content limit, or without room for the photos: the day goes on in a continuation entry.
+  if (content.length > ENTRY_CONTENT_MAX || !(await photosAllFit(trx, userId, entry.id, photos))) {
+    return continueDay(ctx, trx, day, entry, splitForEntries(text));
+  }
   await repo.updateEntry(trx, userId, entry.id, {
     ...(content !== before && { content: ctx.cipher.encrypt(userId, salt, content), word_count: countWords(content) }),
     updated_at: day.now,
   });
   return entry.id;
+}
+
+/**
+ * Starts the day's next SMS entries after `latest`, one per piece of text; returns the last one's id.
+ * Each is timed a millisecond after the part before it, so the journal (newest first) lists the
+ * day's parts next to each other, the continuation just above the part it continues.
+ */
+async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<string> {
+  let part = latest.sms_part;
+  let createdAt = new Date(latest.created_at).getTime();
+  let id = latest.id;
+  for (const piece of pieces.length ? pieces : ['']) {
+    part += 1;
+    createdAt += 1;
+    id = newId();
+    const inserted = await repo.insertSmsDayEntry(trx, {
+      id,
+      user_id: day.userId,
+      ...sealEntryText(ctx, day.userId, day.salt, { content: piece, title: null, tags: [] }),
+      source: 'sms',
+      entry_date: day.entryDate,
+      word_count: countWords(piece),
+      created_at: new Date(createdAt).toISOString(),
+      updated_at: day.now,
+      sms_part: part,
+    });
+    // The journal's writers take turns, so the part is free; if not, the text is retried later.
+    if (!inserted) throw new Error('The continuation entry already exists');
+  }
+  return id;
+}
+
+/** The text in pieces that each fit an entry (a text recorded before the webhook limit may be longer). */
+function splitForEntries(text: string): string[] {
+  if (!text) return [];
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; at += ENTRY_CONTENT_MAX) pieces.push(text.slice(at, at + ENTRY_CONTENT_MAX));
+  return pieces;
+}
+
+async function photosAllFit(trx: Db, userId: string, entryId: string, photos: readonly PreparedPhoto[]): Promise<boolean> {
+  if (!photos.length) return true;
+  return (await photosThatFit(trx, userId, entryId, photos)).length === photos.length;
 }

@@ -4,6 +4,7 @@ import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { newId } from '../ids';
 import type { SmsMedia } from '../journal/sms-entries';
 import { providerKeywordOf } from './keywords';
+import { isOversizedText, refuseOversizedText } from './oversized-text';
 import { processInboundMessage } from './process-inbound';
 import { insertMessageOnce } from './repo';
 
@@ -80,9 +81,11 @@ export async function inboundProcessingSettled(ctx: AppContext): Promise<void> {
 
 /**
  * The whole inbound pipeline, shared by the webhook and the dev phone: record durably, then process
- * after the caller has answered. A duplicate delivery is acknowledged and ignored.
+ * after the caller has answered. A duplicate delivery is acknowledged and ignored; a text over
+ * Twilio's 1,600-character maximum is refused (see oversized-text.ts).
  */
 export async function receiveInboundText(ctx: AppContext, text: InboundText, log: FastifyBaseLogger): Promise<{ id: string; duplicate: boolean }> {
+  if (isOversizedText(text.body)) return refuseOversizedText(ctx, text);
   const recorded = await recordInboundText(ctx, text);
   if (!recorded.duplicate) processInBackground(ctx, recorded.id, log);
   return recorded;

@@ -38,6 +38,10 @@ export const smsTexts = {
   subscribeToContinue: (publicUrl: string) =>
     `${BRAND}: Your text is saved in your journal, but your access has ended. Subscribe at ${publicUrl}/subscribe to keep journaling. Reply STOP to opt out.`,
 
+  /** A text over the 1,600-character limit: refused whole, so the sender knows to split it. */
+  textTooLong: (length: number) =>
+    `${BRAND}: Your text was too long to save (${length.toLocaleString('en-US')} characters; the limit is 1,600), so it is not in your journal. Please send it in shorter parts. Reply STOP to opt out.`,
+
   /** The daily reminder when prompts are on: today's prompt from the rotating list. */
   dailyPrompt: (prompt: string) => `${BRAND}: ${prompt} Text back to add it to your journal. Reply STOP to opt out.`,
 

@@ -5,6 +5,7 @@ import * as smsApplied from './2026-11-22-0003-sms-applied';
 import * as billing from './2026-11-22-0004-billing';
 import * as reminders from './2026-11-22-0005-reminders';
 import * as admin from './2026-11-22-0006-admin';
+import * as smsContinuations from './2026-11-23-0050-sms-continuations';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0004-billing': billing,
   '2026-11-22-0005-reminders': reminders,
   '2026-11-22-0006-admin': admin,
+  '2026-11-23-0050-sms-continuations': smsContinuations,
 };

@@ -1,0 +1,61 @@
+import type { AppContext } from '../context';
+import { newId } from '../ids';
+import type { InboundText } from './inbound';
+import { enqueueSms } from './outbound';
+import { findProfileByPhone, insertMessageOnce } from './repo';
+import { smsTexts } from './texts';
+
+/** Twilio's own maximum for one message (10 segments); anything longer did not come from a handset. */
+export const INBOUND_TEXT_MAX = 1600;
+
+/** Characters as a person counts them (an emoji is one), so nothing Twilio accepts is refused. */
+export function inboundTextLength(body: string): number {
+  return body.length <= INBOUND_TEXT_MAX ? body.length : [...body].length;
+}
+
+export function isOversizedText(body: string): boolean {
+  return inboundTextLength(body) > INBOUND_TEXT_MAX;
+}
+
+/**
+ * A text over the limit is refused whole: recorded without its body (so the refusal is on file and
+ * a redelivery is a no-op), never processed, and the webhook still answers 200 so Twilio does not
+ * retry it. A verified sender is told by text to split it; an unknown or unverified number is not
+ * answered.
+ */
+export async function refuseOversizedText(ctx: AppContext, text: InboundText): Promise<{ id: string; duplicate: boolean }> {
+  const now = ctx.clock.now().toISOString();
+  const id = newId();
+  const length = inboundTextLength(text.body);
+  const inserted = await insertMessageOnce(ctx.db, {
+    id,
+    user_id: null,
+    direction: 'inbound',
+    provider_message_id: text.messageSid,
+    kind: 'too_long',
+    dedupe_key: null,
+    status: 'rejected',
+    from_number: text.from,
+    to_number: text.to,
+    body: null,
+    media: null,
+    segments: null,
+    processed: 1,
+    processing_ms: 0,
+    error_code: 'TEXT_TOO_LONG',
+    error_message: `${length} characters; the limit is ${INBOUND_TEXT_MAX}`,
+    entry_id: null,
+    entry_date: null,
+    claimed_at: null,
+    send_after: null,
+    created_at: now,
+    updated_at: now,
+  });
+  if (!inserted) return { id, duplicate: true };
+  const profile = await findProfileByPhone(ctx.db, text.from);
+  if (profile?.phone_verified) {
+    await ctx.db.updateTable('sms_messages').set({ user_id: profile.id }).where('id', '=', id).execute();
+    await enqueueSms(ctx, { userId: profile.id, to: text.from, body: smsTexts.textTooLong(length), kind: 'too_long', dedupeKey: `reply:${text.messageSid}` });
+  }
+  return { id, duplicate: false };
+}
