@@ -11,7 +11,9 @@ export const TRIAL_DAYS = 10;
 export const RATE_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_FAILURES_PER_WINDOW = 5;
 export const SIGN_UPS_PER_WINDOW = 3;
-export const EXPORTS_PER_WINDOW = 5;
+/** Exports per window: generous for TXT, Markdown, JSON and PDFs without photos; tight for PDFs with photos. */
+export const EXPORTS_PER_WINDOW = 60;
+export const PHOTO_PDF_EXPORTS_PER_WINDOW = 5;
 
 /** Sessions. */
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;

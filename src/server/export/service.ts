@@ -1,13 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { ExportQuery } from '../../shared/journal';
-import { EXPORTS_PER_WINDOW, RATE_WINDOW_MS } from '../../shared/limits';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
-import { invalidInput, rateLimited } from '../errors';
+import { invalidInput } from '../errors';
 import type { CachedEntry } from '../journal/cache';
 import { localDate } from '../journal/dates';
 import { loadOwner } from '../journal/owner';
-import { hit, rateLimitKey } from '../rate-limit';
+import { takeExportAllowance } from './allowance';
 import type { ExportInput } from './format';
 import { renderJson } from './json';
 import { renderMarkdown } from './markdown';
@@ -32,16 +31,17 @@ const newestFirst = (a: CachedEntry, b: CachedEntry) =>
 
 /**
  * GET /api/export: the journal (or the days from..to, both inclusive) as one file. Needs only
- * sign-in, so a user whose access ended can still take their journal away. 5 per 15 minutes.
+ * sign-in, so a user whose access ended can still take their journal away. Rate-limited (see
+ * allowance.ts): generous for text formats, tight for PDFs that embed photos.
  */
 export async function exportJournal(ctx: AppContext, userId: string, query: ExportQuery): Promise<ExportFile> {
-  const allowed = await hit(ctx, rateLimitKey('export', userId), { limit: EXPORTS_PER_WINDOW, windowMs: RATE_WINDOW_MS });
-  if (!allowed) throw rateLimited(messages.entries.exportRateLimited);
   const owner = await loadOwner(ctx, userId);
   const entries = (await ctx.journalCache.entries(userId))
     .filter((e) => (!query.from || e.entry_date >= query.from) && (!query.to || e.entry_date <= query.to))
     .sort(newestFirst);
   if (entries.length === 0) throw invalidInput(query.from || query.to ? messages.entries.exportEmptyRange : messages.entries.exportEmpty);
+  const embedsPhotos = query.format === 'pdf' && query.photos && entries.some((e) => e.photos.length > 0);
+  await takeExportAllowance(ctx, userId, embedsPhotos);
 
   const exportedAt = ctx.clock.now();
   const input: ExportInput = { entries, timezone: owner.timezone, exportedAt, today: localDate(exportedAt, owner.timezone), from: query.from, to: query.to, photos: query.photos };

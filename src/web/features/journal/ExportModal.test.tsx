@@ -90,6 +90,17 @@ describe('export modal', () => {
     expect(downloads).toHaveLength(0);
   });
 
+  it('says when PDFs with photos have used up their own allowance, and that other formats still work', async () => {
+    api.on('GET /api/export', failure(429, messages.exportLimits.photoPdfRateLimited, 'RATE_LIMITED'));
+    const { dialog, user, exportButton } = await openExport();
+    await user.click(exportButton());
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent(messages.entries.exportRateLimited);
+    expect(alert).toHaveTextContent('PDFs with photos are limited to 5 every 15 minutes; text, Markdown and JSON exports still work.');
+    expect(exportButton()).toBeEnabled();
+    expect(downloads).toHaveLength(0);
+  });
+
   it('refreshes an expired token once and tries again', async () => {
     api.on('GET /api/export', (request) =>
       request.headers.Authorization === 'Bearer token-2' ? { status: 200, body: 'journal' } : failure(401, 'Your session has expired. Please sign in again.'),

@@ -40,8 +40,10 @@ export function ExportModal({ open, onOpenChange }: { open: boolean; onOpenChang
 }
 
 function exportErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.status === 429 ? messages.entries.exportRateLimited : error.message;
-  return journalCopy.exportFailed;
+  if (!(error instanceof ApiError)) return journalCopy.exportFailed;
+  if (error.status !== 429) return error.message;
+  // The server names which allowance ran out (e.g. PDFs with photos) after the spec's words.
+  return error.message.startsWith(messages.entries.exportRateLimited) ? error.message : messages.entries.exportRateLimited;
 }
 
 function ExportForm(props: { exporting: boolean; setExporting: (on: boolean) => void; onDone: () => void }) {
