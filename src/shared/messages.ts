@@ -333,6 +333,22 @@ export const messages = {
     userDeleted: 'User deleted successfully',
     deleteConfirmText: 'DELETE',
   },
+  /** The journal number in the signed-in app (issue 9): empty journal, account menu, settings. */
+  journalNumber: {
+    label: 'Your journal number',
+    hint: 'Text this number to write. Every text on the same day becomes that day’s entry.',
+    textIt: (display: string) => `Text ${display}`,
+    saveContact: 'Save to contacts',
+    contactName: 'Jotline',
+    contactFile: 'jotline.vcf',
+  },
+  /** The journal page's heading, keyboard shortcut and long-entry note (issue 9). */
+  journalPage: {
+    heading: 'Your journal',
+    newEntryShortcut: 'N',
+    oversized: (limit: string) => `This entry is longer than ${limit} characters. You can still edit and save it, as long as it does not get longer.`,
+    journalEntries: (n: number) => (n === 1 ? '1 journal entry' : `${n.toLocaleString('en-US')} journal entries`),
+  },
 } as const;
 
 /** The spec writes many toasts as 'Title: description'; this joins them the same way. */

@@ -34,7 +34,8 @@ export async function downloadFile(path: string, options: DownloadOptions): Prom
   return fileName;
 }
 
-function saveBlob(blob: Blob, fileName: string) {
+/** Saves a blob made in the browser under a file name, through a temporary <a download>. */
+export function saveBlob(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

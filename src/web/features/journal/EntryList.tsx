@@ -1,10 +1,13 @@
 import { BookOpen, CircleAlert, PenLine, SearchX } from 'lucide-react';
 import { useEffect, useRef } from 'react';
+import { messages } from '../../../shared/messages';
+import { formatUsPhone } from '../../../shared/site';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
 import { Spinner } from '../../components/ui/Spinner';
 import { useAuth } from '../auth/auth-context';
 import { TrialExpiredPanel } from '../billing/TrialExpiredPanel';
+import { JournalNumberLinks } from '../journal-number';
 import { journalCopy } from './copy';
 import { EntryCard } from './EntryCard';
 import { isFilterActive, type SearchFilter } from './filters';
@@ -95,6 +98,8 @@ function WelcomeEmpty({ onCreate }: { onCreate: () => void }) {
           Text your journal number to write your first entry, or write one here. Everything you send on the same day becomes that
           day's entry, and photos are welcome too.
         </p>
+        <p className="mt-5 text-xs font-semibold tracking-wide text-brand-200 uppercase">{messages.journalNumber.label}</p>
+        <JournalNumberLinks tone="brand" className="mt-2" />
       </div>
       <div className="flex flex-col gap-4 px-6 py-6 sm:flex-row sm:items-center sm:justify-between sm:px-10">
         <p className="text-sm text-stone-600">
@@ -120,10 +125,4 @@ function NoMatches({ onClear }: { onClear: () => void }) {
       </Button>
     </div>
   );
-}
-
-/** '+12025550123' → '(202) 555-0123'; anything else as given. */
-function formatUsPhone(e164: string): string {
-  const match = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
-  return match ? `(${match[1]}) ${match[2]}-${match[3]}` : e164;
 }

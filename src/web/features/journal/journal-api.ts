@@ -7,7 +7,7 @@ import { postForm } from './http';
 
 /** GET /api/subscription and the part of GET /api/profile the journal screen reads. */
 export type SubscriptionStatus = SubscriptionResponse;
-export type ProfileSummary = Pick<ProfileResponse, 'is_opted_out' | 'timezone' | 'phone_number'>;
+export type ProfileSummary = Pick<ProfileResponse, 'is_opted_out' | 'timezone' | 'phone_number' | 'journal_number'>;
 
 /** What the new-entry form and the editor send besides photos. */
 export interface EntryDraft {

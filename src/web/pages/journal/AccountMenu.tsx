@@ -1,5 +1,6 @@
-import { ChevronDown, Download, LogOut, Settings, UserRound } from 'lucide-react';
+import { ChevronDown, ContactRound, Download, LogOut, MessageSquareText, Settings, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
+import { messages } from '../../../shared/messages';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -10,11 +11,13 @@ import {
 } from '../../components/ui/DropdownMenu';
 import { useAuth } from '../../features/auth/auth-context';
 import { useSignOut } from '../../features/auth/useSignOut';
+import { saveJournalNumberContact, useJournalNumber } from '../../features/journal-number';
 
-/** The account dropdown of the journal header: Settings, Export, Sign Out (spec 2). */
+/** The account dropdown of the journal header: the journal number, Settings, Export, Sign Out (spec 2). */
 export function AccountMenu({ onExport }: { onExport?: () => void }) {
   const { user } = useAuth();
   const signOut = useSignOut();
+  const journalNumber = useJournalNumber();
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
@@ -29,6 +32,19 @@ export function AccountMenu({ onExport }: { onExport?: () => void }) {
       </DropdownMenuTrigger>
       <DropdownMenuContent>
         {user && <DropdownMenuLabel className="truncate px-2.5 py-1.5 text-xs text-stone-500">{user.email}</DropdownMenuLabel>}
+        <DropdownMenuSeparator />
+        <DropdownMenuLabel className="px-2.5 pt-1.5 pb-0.5 text-xs text-stone-500">{messages.journalNumber.label}</DropdownMenuLabel>
+        <DropdownMenuItem asChild>
+          <a href={journalNumber.smsHref} className="tabular-nums">
+            <MessageSquareText aria-hidden="true" className="size-4" />
+            {messages.journalNumber.textIt(journalNumber.display)}
+          </a>
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => saveJournalNumberContact(journalNumber.e164)}>
+          <ContactRound aria-hidden="true" className="size-4" />
+          {messages.journalNumber.saveContact}
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
         <DropdownMenuItem asChild>
           <Link to="/settings">
             <Settings aria-hidden="true" className="size-4" />

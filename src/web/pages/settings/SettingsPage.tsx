@@ -7,6 +7,7 @@ import { ExportModal } from '../../features/journal';
 import { PageHead } from '../../seo/PageHead';
 import { JournalHeader } from '../journal/JournalHeader';
 import { BillingCard } from './BillingCard';
+import { JournalNumberSection } from './JournalNumberSection';
 import { settingsCopy } from './copy';
 import { ReminderSettingsForm } from './ReminderSettingsForm';
 import { useSettingsProfile } from './settings-queries';
@@ -61,6 +62,7 @@ function SettingsContent() {
   }
   return (
     <div className="space-y-6">
+      <JournalNumberSection />
       <BillingCard />
       <ReminderSettingsForm profile={profile.data} />
     </div>

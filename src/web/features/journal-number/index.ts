@@ -1,0 +1,3 @@
+export { JournalNumberLinks } from './JournalNumberLinks';
+export { saveJournalNumberContact } from './save-contact';
+export { useJournalNumber, type JournalNumber } from './useJournalNumber';
