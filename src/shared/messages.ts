@@ -244,6 +244,56 @@ export const messages = {
     photoPdfRateLimited:
       'Too many export attempts. Please wait a bit and try again. PDFs with photos are limited to 5 every 15 minutes; text, Markdown and JSON exports still work.',
   },
+  /**
+   * Replies to text commands (issue 6): plain ASCII (one curly quote would double a text's segments),
+   * and never journal text, which must not reach a lock screen.
+   */
+  textCommands: {
+    commands:
+      'Jotline commands: UNDO takes out your last text. YESTERDAY: ... adds to yesterday. LINK texts a sign-in link. PAUSE or PAUSE 3 stops reminders for 7 (or 1-30) days; RESUME restarts them. REMIND 9pm, REMIND 21:30 or REMIND OFF sets your daily reminder. STOP to opt out.',
+    helpMore: 'Text COMMANDS for more.',
+    undone: (day: string, photos: number, entryGone: boolean) =>
+      `Jotline: Took your last text out of ${day}'s entry${photos ? ` with its ${photos === 1 ? 'photo' : `${photos} photos`}` : ''}.${entryGone ? ' Nothing was left, so the entry is gone.' : ''} Text UNDO again to take out the one before.`,
+    nothingToUndo: 'Jotline: Nothing to undo. UNDO takes out texts you sent today, newest first.',
+    undoEdited: (publicUrl: string) =>
+      `Jotline: Your last text's entry was changed on the web since, so UNDO leaves it as it is. Edit it at ${publicUrl}/journal`,
+    yesterdayAdded: "Jotline: Added to yesterday's entry. Text UNDO to take it back out.",
+    yesterdayEmpty: 'Jotline: Nothing to add. Write your text after it, e.g. YESTERDAY: Long walk by the river.',
+    link: (url: string) => `Jotline: Your sign-in link (works once, for 15 minutes): ${url}`,
+    paused: (until: string) =>
+      `Jotline: Texts paused until ${until}: no reminders, recaps or milestones till then. Text RESUME to start them again.`,
+    pauseDays: 'Jotline: PAUSE takes 1 to 30 days, e.g. PAUSE 3. PAUSE alone pauses texts for 7 days.',
+    resumed: 'Jotline: Texts are back on. Reminders and recaps come as usual.',
+    notPaused: 'Jotline: Texts are not paused. Text PAUSE to pause them for 7 days.',
+    reminderSet: (time: string, rounded: boolean) =>
+      `Jotline: Your daily reminder is set for ${time}${rounded ? ' (to the nearest quarter hour)' : ''}. Text REMIND OFF to stop it.`,
+    reminderOff: 'Jotline: Daily reminder off. Text REMIND 9pm to turn it back on.',
+    reminderHow: 'Jotline: To set your daily reminder, text REMIND 9pm, REMIND 21:30 or REMIND OFF.',
+  },
+  /** Sign in by text (issue 6): the sign-in page's second way in. */
+  signInByText: {
+    switchTo: 'Text me a sign-in link',
+    switchBack: 'Sign in with email and password',
+    title: 'Sign in by text',
+    lead: 'Enter the phone number on your account. We will text you a link that signs you in, no password needed.',
+    phoneLabel: 'Phone number',
+    send: 'Text me a sign-in link',
+    sending: 'Sending...',
+    sentTitle: 'Check your phone',
+    sent: 'If this number belongs to an account with a verified phone, a sign-in link is on its way. It works once, for 15 minutes.',
+    useAnotherNumber: 'Use another number',
+    rateLimited: 'Too many sign-in links asked for. Please wait 15 minutes and try again.',
+  },
+  /** A pause set by texting PAUSE, shown in settings (issue 6). */
+  textPause: {
+    title: 'Texts paused',
+    until: (when: string) => `Texts paused until ${when}`,
+    lead: 'No reminders, prompts, recaps or milestone texts until then. Your texts still go into your journal.',
+    resume: 'Resume texts now',
+    resuming: 'Resuming...',
+    resumed: 'Texts resumed',
+    failed: 'Could not resume texts. Please try again.',
+  },
   /** The settings screen (spec sections 2, 4, 8, 9). */
   settings: {
     loading: 'Loading settings...',

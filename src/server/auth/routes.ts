@@ -9,6 +9,7 @@ import {
   verifyRecoverySchema,
   type SignUpResult,
 } from '../../shared/auth-schemas';
+import { signInLinkRequestSchema, type SignInLinkResult } from '../../shared/sign-in-by-text';
 import { parseInput } from '../http/validate';
 import { changePassword, getAccount, signOut } from './account';
 import { currentUser, requireUser } from './authenticate';
@@ -17,6 +18,7 @@ import { checkPhoneVerification } from './phone-verification';
 import { presentSession, presentUser } from './present';
 import { requestRecovery, verifyRecovery } from './recovery';
 import { signInWithLink, signInWithPassword } from './sign-in';
+import { textSignInLink } from './sign-in-by-text';
 import { signUp } from './sign-up';
 import { refreshSession } from './sessions';
 import { verificationEventRoutes } from './verification-events';
@@ -50,6 +52,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       case 'link':
         return presentSession(await signInWithLink(ctx, grant.token));
     }
+  });
+
+  app.post('/link', async (request): Promise<SignInLinkResult> => {
+    await textSignInLink(ctx, parseInput(signInLinkRequestSchema, request.body), clientOf(request));
+    return {};
   });
 
   app.post('/recover', async (request) => {

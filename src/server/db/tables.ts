@@ -25,6 +25,8 @@ export interface ProfilesTable {
   weekly_recap_enabled: Generated<number>;
   prompts_enabled: Generated<number>;
   next_reminder_at: string | null;
+  /** PAUSE by text: no automated texts until this instant (ISO-8601); null when not paused. */
+  paused_until: string | null;
   /** When the next weekly recap is due (Sunday 18:00 in reminder_timezone); null until computed. */
   next_recap_at: Generated<string | null>;
   key_salt: string;
@@ -179,6 +181,30 @@ export interface JournalSmsAppliedTable {
   applied_at: string;
 }
 
+/** What a journaled text added (for UNDO): a length, a keyed hash and ids, never the text itself. */
+export interface JournalSmsUndoTable {
+  message_id: string;
+  user_id: string;
+  /** The local day (YYYY-MM-DD) the text arrived on. */
+  received_on: string;
+  /** The entry the text ended in. */
+  entry_id: string;
+  /** That entry's content length before the text; 0 when the text started the entry. */
+  length_before: number;
+  /** Keyed hash of that entry's content right after the text: unchanged means not edited since. */
+  content_hash: string;
+  /** JSON array: entries the text started (the day's first SMS entry, continuations). */
+  created_entry_ids: string;
+  /** JSON array: photos the text added. */
+  photo_ids: string;
+  applied_at: string;
+  /** The journal revision the text made (orders one user's texts). */
+  revision: number;
+  undone_at: string | null;
+  /** The UNDO text (sms_messages.id) that took it out. */
+  undone_by: string | null;
+}
+
 /** One admin SMS test (spec 3): phone masked, content kept only as a short preview. */
 export interface SmsTestLogsTable {
   id: string;
@@ -212,6 +238,7 @@ export interface Database {
   journal_photos: JournalPhotosTable;
   journal_revisions: JournalRevisionsTable;
   journal_sms_applied: JournalSmsAppliedTable;
+  journal_sms_undo: JournalSmsUndoTable;
   sms_test_logs: SmsTestLogsTable;
 }
 

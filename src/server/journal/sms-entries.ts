@@ -12,6 +12,7 @@ import { savePhotos, writingPhotoFiles, type PreparedPhoto } from '../photos/ser
 import { changeJournal } from './changes';
 import { localDate } from './dates';
 import { sealEntryText } from './entry-cipher';
+import { recordSmsProvenance, snapshotSmsDay } from './sms-undo/provenance';
 import { loadOwner } from './owner';
 import * as repo from './repo';
 
@@ -27,6 +28,8 @@ export interface AppendSmsInput {
   /** The text as received (may be empty for a photo-only MMS). */
   text: string;
   receivedAt: Date;
+  /** The day to add to (YESTERDAY: …); by default the local day the text arrived on. */
+  entryDate?: string;
   /** Twilio media URLs (fetched with Basic auth by the journal slice). */
   media: SmsMedia[];
 }
@@ -69,7 +72,8 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
   if (already) return { entryId: already.entry_id, entryDate: already.entry_date };
 
   const owner = await loadOwner(ctx, userId);
-  const entryDate = localDate(input.receivedAt, owner.timezone);
+  const receivedOn = localDate(input.receivedAt, owner.timezone);
+  const entryDate = input.entryDate ?? receivedOn;
   const text = normalizeEntryText(input.text);
   const photos = input.media.length ? await mmsPhotos(ctx, input.media) : [];
   const lock = ctx.dbKind === 'postgres';
@@ -80,8 +84,10 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       const applied = await repo.findAppliedSms(trx, userId, messageId);
       if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date };
       const now = ctx.clock.now().toISOString();
+      const before = await snapshotSmsDay(ctx, trx, owner, entryDate);
       const entryId = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
       await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
+      await recordSmsProvenance(ctx, trx, owner, before, { messageId, entryId, entryDate, receivedOn, now });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
       return { entryId, entryDate };
     }),

@@ -19,6 +19,7 @@ export async function updateProfile(ctx: AppContext, userId: string, changes: Pr
     reminder_timezone: changes.reminder_timezone,
     weekly_recap_enabled: flag(changes.weekly_recap_enabled),
     prompts_enabled: flag(changes.prompts_enabled),
+    paused_until: changes.paused_until,
     timezone: changes.timezone,
     // A changed schedule is recomputed by the reminder job.
     next_reminder_at: changes.reminder_time || changes.reminder_timezone || changes.reminder_enabled !== undefined ? null : undefined,

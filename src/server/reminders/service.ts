@@ -3,6 +3,7 @@ import { getAccessStatus } from '../billing/access';
 import type { Profile } from '../db/tables';
 import { addDays, isValidTimeZone, localDate } from '../journal/dates';
 import { currentStreak } from '../journal/stats';
+import { isPaused } from '../sms/commands/pause';
 import { enqueueSms } from '../sms/outbound';
 import { smsTexts } from '../sms/texts';
 import { promptForDay } from './prompts';
@@ -128,6 +129,8 @@ async function claimAndCheck(ctx: AppContext, row: Profile, column: 'next_remind
   if (!(await claim(ctx, row, column, next))) return 'lost';
   const due = Date.parse(row[column]!);
   if (at.getTime() - due > LATE_LIMIT_MS) return 'skipped';
+  // Paused by text (PAUSE): the due time moves on without a text.
+  if (isPaused(row, at)) return 'skipped';
   // Access as of the pass's instant (a `reminders tick --at` may name another time).
   const access = await getAccessStatus({ ...ctx, clock: { now: () => at } }, row.id);
   return access.hasAccess ? 'go' : 'skipped';

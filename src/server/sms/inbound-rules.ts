@@ -1,8 +1,12 @@
+import { messages } from '../../shared/messages';
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
 import type { Profile } from '../db/tables';
+import { addDays, localDate } from '../journal/dates';
 import { appendSmsToDayEntry, type SmsMedia } from '../journal/sms-entries';
 import { celebrateMilestones } from '../milestones/service';
+import { runTextCommand } from './commands/handle';
+import { parseTextCommand } from './commands/parse';
 import { keywordOf, type Keyword } from './keywords';
 import { enqueueSms } from './outbound';
 import { setUserOptedOut } from './opt-out';
@@ -23,7 +27,7 @@ export interface ReceivedText {
 
 /** What processing made of a text; `kind` is stored on the inbound row. */
 export interface HandledText {
-  kind: 'opt_out' | 'opt_in' | 'help' | 'verify' | 'unknown_number' | 'unverified' | 'journal' | 'empty';
+  kind: 'opt_out' | 'opt_in' | 'help' | 'verify' | 'unknown_number' | 'unverified' | 'journal' | 'empty' | 'command';
   userId: string | null;
   entryId?: string;
   entryDate?: string;
@@ -88,7 +92,33 @@ export async function handleInboundText(ctx: AppContext, text: ReceivedText): Pr
     await reply('verify_prompt', smsTexts.verification(), `verify-prompt:${text.from}:${today}`);
     return { kind: 'unverified', userId };
   }
+  // Text commands (whole message; a photo with a caption stays a photo, except YESTERDAY: …).
+  const command = parseTextCommand(text.body);
+  if (command?.name === 'yesterday') return appendToYesterday(ctx, profile, text, command.text, today, reply);
+  if (command && text.media.length === 0) {
+    await reply('command_reply', await runTextCommand(ctx, profile, command, text.messageId));
+    return { kind: 'command', userId };
+  }
   return appendToJournal(ctx, profile, text, today);
+}
+
+/** YESTERDAY: … goes into yesterday's entry (the local day before the text arrived), made if missing. */
+async function appendToYesterday(
+  ctx: AppContext,
+  profile: Profile,
+  text: ReceivedText,
+  rest: string,
+  today: string,
+  reply: (kind: string, body: string) => Promise<unknown>,
+): Promise<HandledText> {
+  if (!rest && text.media.length === 0) {
+    await reply('command_reply', messages.textCommands.yesterdayEmpty);
+    return { kind: 'command', userId: profile.id };
+  }
+  const yesterday = addDays(localDate(text.receivedAt, profile.timezone), -1);
+  const handled = await appendToJournal(ctx, profile, { ...text, body: rest }, today, yesterday);
+  await reply('command_reply', messages.textCommands.yesterdayAdded);
+  return handled;
 }
 
 async function signUpHint(ctx: AppContext, from: string, today: string): Promise<void> {
@@ -101,7 +131,7 @@ async function signUpHint(ctx: AppContext, from: string, today: string): Promise
   });
 }
 
-async function appendToJournal(ctx: AppContext, profile: Profile, text: ReceivedText, today: string): Promise<HandledText> {
+async function appendToJournal(ctx: AppContext, profile: Profile, text: ReceivedText, today: string, entryDate?: string): Promise<HandledText> {
   if (!text.body.trim() && text.media.length === 0) return { kind: 'empty', userId: profile.id };
   const access = await getAccessStatus(ctx, profile.id);
   // Without access the text is still kept: nothing a user sends is lost.
@@ -110,6 +140,7 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     messageId: text.messageId,
     text: text.body,
     receivedAt: text.receivedAt,
+    entryDate,
     media: text.media,
   });
   if (!access.hasAccess) {

@@ -4,6 +4,7 @@ import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { SmsMessage } from '../db/tables';
 import { newId } from '../ids';
 import { SmsSendError, TWILIO_OPTED_OUT } from '../providers/sms/types';
+import { isPaused } from './commands/pause';
 import { optOutRecipient } from './opt-out';
 import { findMessage, findProfile, findProfileByPhone, updateMessage } from './repo';
 
@@ -20,6 +21,9 @@ export interface QueueSmsInput {
 
 /** Kinds that go out even to an opted-out number: the carrier rules require them, or the user asked. */
 export const ALWAYS_SENT_KINDS: ReadonlySet<string> = new Set(['opt_out_confirmation', 'help', 'verification']);
+
+/** Automated kinds a pause (PAUSE by text) holds back; replies to the user's own texts still go. */
+export const PAUSABLE_KINDS: ReadonlySet<string> = new Set(['reminder', 'nudge', 'weekly_recap', 'milestone', 'on_this_day']);
 
 /** A send is tried this many times in all before the row is marked failed. */
 export const MAX_SEND_ATTEMPTS = 4;
@@ -129,6 +133,10 @@ async function deliver(ctx: AppContext, row: SmsMessage): Promise<keyof SendSumm
     await updateMessage(ctx.db, row.id, { status: 'skipped', error_message: 'Recipient opted out', updated_at: now() });
     return 'skipped';
   }
+  if (PAUSABLE_KINDS.has(row.kind) && (await recipientPaused(ctx, row))) {
+    await updateMessage(ctx.db, row.id, { status: 'skipped', error_message: 'Recipient paused texts', updated_at: now() });
+    return 'skipped';
+  }
   const body = ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row.body ?? '');
   const segments = new SegmentedMessage(body).segmentsCount;
   try {
@@ -167,6 +175,11 @@ async function deliver(ctx: AppContext, row: SmsMessage): Promise<keyof SendSumm
 async function recipientOptedOut(ctx: AppContext, row: SmsMessage): Promise<boolean> {
   const profile = row.user_id ? await findProfile(ctx.db, row.user_id) : await findProfileByPhone(ctx.db, row.to_number);
   return profile?.is_opted_out === 1;
+}
+
+async function recipientPaused(ctx: AppContext, row: SmsMessage): Promise<boolean> {
+  const profile = row.user_id ? await findProfile(ctx.db, row.user_id) : undefined;
+  return profile ? isPaused(profile, ctx.clock.now()) : false;
 }
 
 /** The provider's reason, never the text itself. */

@@ -1,3 +1,5 @@
+import { messages } from '../../shared/messages';
+
 /**
  * Every automated text, in one place. Carrier rules (CTIA, A2P 10DLC): the verification and opt-in
  * texts carry the brand, the frequency, the rates line and STOP/HELP; the HELP reply carries the brand
@@ -24,7 +26,7 @@ export const smsTexts = {
   optedIn: () => `${BRAND}: You are resubscribed to texts. ${FREQUENCY} ${RATES} ${KEYWORDS}`,
 
   help: (publicUrl: string) =>
-    `${BRAND}: Text this number to add to your journal; read it at ${publicUrl}. Help: ${SUPPORT_EMAIL}. ${RATES} Reply STOP to opt out.`,
+    `${BRAND}: Text this number to add to your journal; read it at ${publicUrl}. Help: ${SUPPORT_EMAIL}. ${RATES} Reply STOP to opt out. ${messages.textCommands.helpMore}`,
 
   /** A streak or a count of journal days reached (spec: check-milestone). */
   milestone: (milestone: { kind: 'streak' | 'days'; count: number }) =>

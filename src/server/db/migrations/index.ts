@@ -5,6 +5,7 @@ import * as smsApplied from './2026-11-22-0003-sms-applied';
 import * as billing from './2026-11-22-0004-billing';
 import * as reminders from './2026-11-22-0005-reminders';
 import * as admin from './2026-11-22-0006-admin';
+import * as textCommands from './2026-11-23-0001-text-commands';
 import * as smsContinuations from './2026-11-23-0050-sms-continuations';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0004-billing': billing,
   '2026-11-22-0005-reminders': reminders,
   '2026-11-22-0006-admin': admin,
+  '2026-11-23-0001-text-commands': textCommands,
   '2026-11-23-0050-sms-continuations': smsContinuations,
 };

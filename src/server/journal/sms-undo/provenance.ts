@@ -1,0 +1,61 @@
+import { createHmac } from 'node:crypto';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import { currentRevision, findEntry } from '../repo';
+import { insertUndoRecord, photoIdsOf, smsDayEntries } from './repo';
+
+/** A day's SMS entries (with their content lengths) and photos just before a text is appended. */
+export interface SmsDaySnapshot {
+  contentLengths: Map<string, number>;
+  photoIds: Set<string>;
+}
+
+/** A keyed hash of an entry's content: tells an unchanged entry from an edited one without keeping its text. */
+export function contentHash(ctx: AppContext, userId: string, content: string): string {
+  return createHmac('sha256', ctx.keys.links).update(`sms-undo:${userId}:`).update(content).digest('base64url');
+}
+
+/** Taken inside the append's transaction, before the text goes in. */
+export async function snapshotSmsDay(ctx: AppContext, trx: Db, owner: { userId: string; salt: string }, entryDate: string): Promise<SmsDaySnapshot> {
+  const entries = await smsDayEntries(trx, owner.userId, entryDate);
+  const contentLengths = new Map(entries.map((e) => [e.id, ctx.cipher.decrypt(owner.userId, owner.salt, e.content).length]));
+  return { contentLengths, photoIds: new Set(await photoIdsOf(trx, owner.userId, [...contentLengths.keys()])) };
+}
+
+export interface AppliedText {
+  messageId: string;
+  /** The entry the text ended in (the append's result). */
+  entryId: string;
+  entryDate: string;
+  /** The local day the text arrived on. */
+  receivedOn: string;
+  now: string;
+}
+
+/**
+ * Records what the text added to the day, against the snapshot taken before it: the entries it
+ * started, the photos it added and the length its last entry had before it. Same transaction as the
+ * append, so a text in the journal always has its record.
+ */
+export async function recordSmsProvenance(ctx: AppContext, trx: Db, owner: { userId: string; salt: string }, before: SmsDaySnapshot, text: AppliedText): Promise<void> {
+  const { userId } = owner;
+  const entryIds = (await smsDayEntries(trx, userId, text.entryDate)).map((e) => e.id);
+  const entry = await findEntry(trx, userId, text.entryId);
+  if (!entry) return;
+  await insertUndoRecord(trx, {
+    message_id: text.messageId,
+    user_id: userId,
+    received_on: text.receivedOn,
+    entry_id: entry.id,
+    // The text went on the end of the entry (after a blank line), so what was there before is a prefix.
+    length_before: before.contentLengths.get(entry.id) ?? 0,
+    content_hash: contentHash(ctx, userId, ctx.cipher.decrypt(userId, owner.salt, entry.content)),
+    created_entry_ids: JSON.stringify(entryIds.filter((id) => !before.contentLengths.has(id))),
+    photo_ids: JSON.stringify((await photoIdsOf(trx, userId, entryIds)).filter((id) => !before.photoIds.has(id))),
+    applied_at: text.now,
+    // Bumped earlier in this same transaction (changeJournal), so it is this text's own.
+    revision: await currentRevision(trx, userId),
+    undone_at: null,
+    undone_by: null,
+  });
+}

@@ -1,0 +1,75 @@
+import type { Db } from '../../db/database';
+import type { JournalSmsUndoTable } from '../../db/tables';
+
+// SQL for journal_sms_undo (what each journaled text added) and the day's SMS entries. Scoped by user.
+
+export async function insertUndoRecord(db: Db, row: JournalSmsUndoTable): Promise<void> {
+  await db.insertInto('journal_sms_undo').values(row).execute();
+}
+
+/** The latest text that arrived on `receivedOn` and is not undone yet. */
+export async function latestUndoable(db: Db, userId: string, receivedOn: string): Promise<JournalSmsUndoTable | undefined> {
+  return db
+    .selectFrom('journal_sms_undo')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('received_on', '=', receivedOn)
+    .where('undone_at', 'is', null)
+    .orderBy('revision', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function markUndone(db: Db, userId: string, messageId: string, at: string, undoneBy: string): Promise<void> {
+  await db
+    .updateTable('journal_sms_undo')
+    .set({ undone_at: at, undone_by: undoneBy })
+    .where('user_id', '=', userId)
+    .where('message_id', '=', messageId)
+    .execute();
+}
+
+/** The text an UNDO already took out, if it did. */
+export async function undoneBy(db: Db, userId: string, undoMessageId: string): Promise<JournalSmsUndoTable | undefined> {
+  return db
+    .selectFrom('journal_sms_undo')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('undone_by', '=', undoMessageId)
+    .orderBy('revision', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The day's SMS entries: id and stored (encrypted) content. */
+export async function smsDayEntries(db: Db, userId: string, entryDate: string): Promise<Array<{ id: string; content: string }>> {
+  return db
+    .selectFrom('journal_entries')
+    .select(['id', 'content'])
+    .where('user_id', '=', userId)
+    .where('entry_date', '=', entryDate)
+    .where('source', '=', 'sms')
+    .execute();
+}
+
+/** The ids of the photos in those entries. */
+export async function photoIdsOf(db: Db, userId: string, entryIds: readonly string[]): Promise<string[]> {
+  if (!entryIds.length) return [];
+  const rows = await db.selectFrom('journal_photos').select('id').where('user_id', '=', userId).where('entry_id', 'in', entryIds).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function photosById(db: Db, userId: string, photoIds: readonly string[]) {
+  if (!photoIds.length) return [];
+  return db.selectFrom('journal_photos').selectAll().where('user_id', '=', userId).where('id', 'in', photoIds).execute();
+}
+
+export async function deletePhotoRows(db: Db, userId: string, photoIds: readonly string[]): Promise<void> {
+  if (!photoIds.length) return;
+  await db.deleteFrom('journal_photos').where('user_id', '=', userId).where('id', 'in', photoIds).execute();
+}
+
+export async function countEntryPhotos(db: Db, userId: string, entryId: string): Promise<number> {
+  const rows = await db.selectFrom('journal_photos').select('id').where('user_id', '=', userId).where('entry_id', '=', entryId).execute();
+  return rows.length;
+}
