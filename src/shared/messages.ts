@@ -399,6 +399,41 @@ export const messages = {
     oversized: (limit: string) => `This entry is longer than ${limit} characters. You can still edit and save it, as long as it does not get longer.`,
     journalEntries: (n: number) => (n === 1 ? '1 journal entry' : `${n.toLocaleString('en-US')} journal entries`),
   },
+  /** Import (issue 6): Settings → Import and POST /api/import. */
+  importer: {
+    title: 'Import',
+    lead: 'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl text journal, or a Jotline JSON export. Importing the same file again adds nothing.',
+    fileLabel: 'Journal file',
+    start: 'Import',
+    uploading: 'Uploading',
+    processing: 'Importing entries...',
+    result: (imported: number, skipped: number) => `Imported ${imported} ${imported === 1 ? 'entry' : 'entries'}, skipped ${skipped}`,
+    photosSkipped: (n: number) =>
+      `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: not a JPEG, PNG, GIF or WebP image, or past the 10 photos (10 MB) an entry holds.`,
+    failed: 'Import failed. Please check your connection and try again.',
+    noFile: 'Choose a file to import.',
+    unknownFormat: 'This file is not a journal we can import. Choose a Day One export (JSON or ZIP), a jrnl text file or a Jotline JSON export.',
+    brokenJson: 'This JSON file is damaged and could not be read. Nothing was imported.',
+    brokenZip: 'This ZIP file is damaged and could not be read. Nothing was imported.',
+    zipWithoutJournal: 'This ZIP file holds no Day One journal (a .json file at its top level). Nothing was imported.',
+    zipTooBig: 'This ZIP file unpacks to more than 500 MB or 20,000 files, too much to import at once. Nothing was imported.',
+    badEntry: (n: number, reason: string) => `Entry ${n} of the file could not be read: ${reason}. Nothing was imported.`,
+    noEntries: 'This file holds no entries to import.',
+    tooLarge: 'This file is too large to import: a ZIP may be up to 100 MB, a JSON or text file up to 20 MB.',
+    rateLimited: 'Too many imports. Please wait a few minutes and try again.',
+    /** The title of each piece of an entry longer than the entry limit, split so nothing is lost. */
+    partTitle: (title: string | null, part: number, parts: number) => (title ? `${title} (${part}/${parts})` : `Part ${part} of ${parts}`),
+  },
+  /** On This Day (issue 6): the journal card, the settings switch and the reminder's line. */
+  onThisDay: {
+    title: 'On this day',
+    yearsAgo: (years: number) => (years === 1 ? '1 year ago' : `${years} years ago`),
+    untitled: 'Untitled entry',
+    switchLabel: 'On This Day texts',
+    switchHint: 'On a day you wrote in earlier years, the daily reminder says so, with a sign-in link to read it. The text never carries your entry.',
+    /** Plain ASCII (a dash, not an em dash): one non-GSM character would double the text's segments. */
+    reminderLine: (years: number, link: string) => `You wrote on this day ${years === 1 ? '1 year' : `${years} years`} ago - read it: ${link}`,
+  },
 } as const;
 
 /** The spec writes many toasts as 'Title: description'; this joins them the same way. */

@@ -24,6 +24,8 @@ export interface ProfilesTable {
   reminder_timezone: Generated<string>;
   weekly_recap_enabled: Generated<number>;
   prompts_enabled: Generated<number>;
+  /** The daily reminder mentions an entry from this day in earlier years (1 by default). */
+  on_this_day_enabled: Generated<number>;
   next_reminder_at: string | null;
   /** PAUSE by text: no automated texts until this instant (ISO-8601); null when not paused. */
   paused_until: string | null;
@@ -205,6 +207,14 @@ export interface JournalSmsUndoTable {
   undone_by: string | null;
 }
 
+/** An imported entry and where it came from (a keyed hash), so the same file imports once. */
+export interface JournalImportsTable {
+  user_id: string;
+  fingerprint: string;
+  entry_id: string;
+  imported_at: string;
+}
+
 /** One admin SMS test (spec 3): phone masked, content kept only as a short preview. */
 export interface SmsTestLogsTable {
   id: string;
@@ -238,6 +248,7 @@ export interface Database {
   journal_photos: JournalPhotosTable;
   journal_revisions: JournalRevisionsTable;
   journal_sms_applied: JournalSmsAppliedTable;
+  journal_imports: JournalImportsTable;
   journal_sms_undo: JournalSmsUndoTable;
   sms_test_logs: SmsTestLogsTable;
 }

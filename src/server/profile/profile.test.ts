@@ -30,6 +30,7 @@ describe('the profile: GET and PATCH /api/profile', () => {
       reminder_timezone: 'America/Chicago',
       weekly_recap_enabled: true,
       prompts_enabled: true,
+      on_this_day_enabled: true,
       paused_until: null,
       journal_number: t.app.ctx.config.journalNumber,
     });

@@ -19,6 +19,7 @@ export async function updateProfile(ctx: AppContext, userId: string, changes: Pr
     reminder_timezone: changes.reminder_timezone,
     weekly_recap_enabled: flag(changes.weekly_recap_enabled),
     prompts_enabled: flag(changes.prompts_enabled),
+    on_this_day_enabled: flag(changes.on_this_day_enabled),
     paused_until: changes.paused_until,
     timezone: changes.timezone,
     // A changed schedule is recomputed by the reminder job.

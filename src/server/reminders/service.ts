@@ -4,6 +4,7 @@ import type { Profile } from '../db/tables';
 import { addDays, isValidTimeZone, localDate } from '../journal/dates';
 import { currentStreak } from '../journal/stats';
 import { isPaused } from '../sms/commands/pause';
+import { withOnThisDay } from '../on-this-day/reminder-line';
 import { enqueueSms } from '../sms/outbound';
 import { smsTexts } from '../sms/texts';
 import { promptForDay } from './prompts';
@@ -172,10 +173,10 @@ async function handleReminder(ctx: AppContext, row: Profile, at: Date): Promise<
   // A missed yesterday earns a nudge, unless the account did not exist for the whole of yesterday.
   const missedYesterday = !written.has(yesterday) && localDate(new Date(row.created_at), journalZone(row)) < yesterday;
   if (missedYesterday) {
-    const { queued } = await enqueueSms(ctx, { userId: row.id, to: row.phone_number, body: smsTexts.missedDayNudge(), kind: 'nudge', dedupeKey: nudgeKey });
+    const { queued } = await enqueueSms(ctx, { userId: row.id, to: row.phone_number, body: await withOnThisDay(ctx, row, today, smsTexts.missedDayNudge()), kind: 'nudge', dedupeKey: nudgeKey });
     return queued ? 'nudges' : 'skipped';
   }
-  const body = row.prompts_enabled ? smsTexts.dailyPrompt(promptForDay(day)) : smsTexts.dailyReminder();
+  const body = await withOnThisDay(ctx, row, today, row.prompts_enabled ? smsTexts.dailyPrompt(promptForDay(day)) : smsTexts.dailyReminder());
   const { queued } = await enqueueSms(ctx, { userId: row.id, to: row.phone_number, body, kind: 'reminder', dedupeKey: reminderKey });
   return queued ? 'reminders' : 'skipped';
 }

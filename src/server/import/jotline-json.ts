@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ENTRY_SOURCES, normalizeEntryText, normalizeTitle, splitTags } from '../../shared/journal';
+import { messages } from '../../shared/messages';
+import { invalidInput } from '../errors';
+import { isCalendarDay } from '../journal/dates';
+import { isoInstant } from './dates';
+import type { ImportedEntry } from './types';
+
+// Our own JSON export (export/json.ts): {exported_at, entries: [{id, title, content, source,
+// entry_date, created_at, updated_at, tags, word_count, photos?}]}. Photos appear only as names and
+// sizes (the export carries no image bytes), so they cannot come back.
+
+const exportedEntry = z.object({
+  id: z.string().min(1, 'it has no id'),
+  title: z.string().nullable().optional(),
+  content: z.string({ error: 'it has no content' }),
+  source: z.enum(ENTRY_SOURCES, { error: 'its source is not web or sms' }).default('web'),
+  entry_date: z.string().refine(isCalendarDay, 'its entry_date is not a YYYY-MM-DD day'),
+  created_at: z.string().refine((v) => isoInstant(v) !== null, 'its created_at is not a date'),
+  updated_at: z.string().optional(),
+  tags: z.array(z.string()).default([]),
+});
+
+/** True for a parsed JSON document shaped like our export. */
+export function looksLikeJotline(json: unknown): boolean {
+  if (!json || typeof json !== 'object') return false;
+  const doc = json as Record<string, unknown>;
+  return typeof doc.exported_at === 'string' && Array.isArray(doc.entries);
+}
+
+export function parseJotline(json: unknown): ImportedEntry[] {
+  if (!looksLikeJotline(json)) throw invalidInput(messages.importer.unknownFormat);
+  return (json as { entries: unknown[] }).entries.map((item, index) => {
+    const parsed = exportedEntry.safeParse(item);
+    if (!parsed.success) throw invalidInput(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
+    const entry = parsed.data;
+    const createdAt = isoInstant(entry.created_at)!;
+    return {
+      origin: `jotline:${entry.id}`,
+      originalId: entry.id,
+      title: normalizeTitle(entry.title),
+      content: normalizeEntryText(entry.content),
+      tags: splitTags(entry.tags),
+      entryDate: entry.entry_date,
+      createdAt,
+      updatedAt: (entry.updated_at && isoInstant(entry.updated_at)) || createdAt,
+      source: entry.source,
+      photos: [],
+    };
+  });
+}

@@ -1,0 +1,44 @@
+import { countWords, ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, normalizeEntryText } from '../../shared/journal';
+import { messages } from '../../shared/messages';
+import type { ImportedEntry } from './types';
+
+export { countWords, normalizeEntryText };
+
+/**
+ * Splits an entry longer than the entry limit into consecutive entries on the same day, each within
+ * the limit, at paragraph breaks where it can (then line breaks, then spaces): nothing is lost and
+ * every piece can still be edited. Each piece is titled "Title (2/3)".
+ */
+export function splitLongEntry(entry: ImportedEntry, max = ENTRY_CONTENT_MAX): ImportedEntry[] {
+  if (entry.content.length <= max) return [entry];
+  const pieces: string[] = [];
+  let rest = entry.content;
+  while (rest.length > max) {
+    const window = rest.slice(0, max + 1);
+    let cut = -1;
+    for (const separator of ['\n\n', '\n', ' ']) {
+      const at = window.lastIndexOf(separator);
+      // Not too early, or one long paragraph would make many tiny pieces.
+      if (at > max / 2) {
+        cut = at;
+        break;
+      }
+    }
+    if (cut === -1) cut = max;
+    pieces.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) pieces.push(rest);
+  const created = Date.parse(entry.createdAt);
+  return pieces.map((content, i) => ({
+    ...entry,
+    origin: `${entry.origin}#${i + 1}`,
+    // Room for the " (2/3)" within the title limit.
+    title: messages.importer.partTitle(entry.title?.slice(0, ENTRY_TITLE_MAX - 12).trim() || null, i + 1, pieces.length),
+    content,
+    // A millisecond apart, so the pieces keep their order; photos stay with the first.
+    createdAt: new Date(created + i).toISOString(),
+    photos: i === 0 ? entry.photos : [],
+    originalId: i === 0 ? entry.originalId : undefined,
+  }));
+}

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { currentUser, requireUser } from '../auth/authenticate';
+import { presentEntry } from '../journal/present';
+import { requireAccess } from '../journal/require-access';
+import { entriesOnThisDay } from './service';
+
+/** GET /api/on-this-day → {entries}: like /api/entries, it needs sign-in and access to the journal. */
+export async function onThisDayRoutes(app: FastifyInstance): Promise<void> {
+  app.addHook('onRequest', requireUser);
+  app.addHook('onRequest', requireAccess);
+  app.get('/', async (request) => {
+    const entries = await entriesOnThisDay(app.ctx, currentUser(request).id);
+    return { entries: entries.map((entry) => presentEntry(app.ctx, entry)) };
+  });
+}
