@@ -27,6 +27,7 @@ export async function changePassword(ctx: AppContext, user: RequestUser, input: 
     await revokeUserFamilies(trx, user.id, now, user.sessionFamily);
     await useUpOneTimeTokens(trx, user.id, 'recovery', now);
   });
+  ctx.events.publish(user.id, { type: 'sessions.changed' });
   return getAccount(ctx, user.id);
 }
 
@@ -35,4 +36,6 @@ export async function signOut(ctx: AppContext, user: RequestUser, input: z.infer
   const now = ctx.clock.now().toISOString();
   if (input.scope === 'global') await revokeUserFamilies(ctx.db, user.id, now);
   else await revokeFamily(ctx.db, user.sessionFamily, now);
+  // Open event streams of the ended sessions close (on every instance).
+  ctx.events.publish(user.id, { type: 'sessions.changed' });
 }

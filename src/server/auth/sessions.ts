@@ -52,6 +52,7 @@ export async function refreshSession(ctx: AppContext, raw: string, client: Clien
   if (!token) throw unauthorized(messages.auth.invalidRefreshToken);
   const refuseReuse = async () => {
     await revokeFamily(ctx.db, token.family_id, now);
+    ctx.events.publish(token.user_id, { type: 'sessions.changed' });
     await recordSecurityEvent(ctx, {
       event_type: 'refresh_token_reuse',
       identifier: token.user_id,

@@ -46,6 +46,19 @@ export async function revokeFamily(db: Db, familyId: string, now: string): Promi
   await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
 }
 
+/** True while the session (refresh-token family) is signed in: not revoked by sign-out, reuse or a password change. */
+export async function hasLiveSession(db: Db, userId: string, familyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', familyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
 /** Revokes every family of the user, or every one but `exceptFamilyId`. */
 export async function revokeUserFamilies(db: Db, userId: string, now: string, exceptFamilyId?: string): Promise<void> {
   let query = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);

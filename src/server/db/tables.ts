@@ -234,6 +234,18 @@ export interface SmsTestLogsTable {
   created_at: string;
 }
 
+/** A single-use ticket that opens the realtime stream (GET /api/events?ticket=); only its hash is kept. */
+export interface EventTicketsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  /** The refresh-token family (session) the ticket was issued under; the stream ends with it. */
+  session_family: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -244,6 +256,7 @@ export interface Database {
   subscribers: SubscribersTable;
   billing_events: BillingEventsTable;
   rate_limit_hits: RateLimitHitsTable;
+  event_tickets: EventTicketsTable;
   journal_entries: JournalEntriesTable;
   journal_photos: JournalPhotosTable;
   journal_revisions: JournalRevisionsTable;

@@ -59,11 +59,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances, on Pos
   async function openStreamOnB(user: TestUser) {
     const token = await signIn(b, user);
     const abort = new AbortController();
-    const res = await fetch(`${baseB}/api/events?access_token=${token}`, { signal: abort.signal });
+    const ticket = await b.app.inject({ method: 'POST', url: '/api/events/ticket', headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${baseB}/api/events?ticket=${JSON.parse(ticket.body).ticket}`, { signal: abort.signal });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     expect(await readStreamUntil(reader, (text) => text.includes(': connected'), 2_000)).toContain(': connected');
-    return { reader, close: () => abort.abort() };
+    return { reader, token, close: () => abort.abort() };
   }
 
   const entryIdOf = async (user: TestUser) =>
@@ -86,6 +87,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances, on Pos
         expect(notice).not.toContain(user.phone);
         expect(Buffer.byteLength(notice)).toBeLessThan(8000);
       }
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('ends a stream open on instance B when the user signs out everywhere on instance A', async () => {
+    const user = await buildUser(a);
+    const stream = await openStreamOnB(user);
+    try {
+      const signedOut = await a.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${stream.token}` }, payload: { scope: 'global' } });
+      expect(signedOut.statusCode).toBe(204);
+      const ended = await Promise.race([
+        (async () => {
+          for (;;) if ((await stream.reader.read()).done) return true;
+        })(),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 2_000)),
+      ]);
+      expect(ended).toBe(true);
     } finally {
       stream.close();
     }

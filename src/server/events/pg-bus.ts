@@ -97,6 +97,8 @@ export async function createPgEventBus(options: { connectionString: string; db: 
       for (const userId of local.eventNames()) {
         local.emit(userId, { type: 'entries.changed' } satisfies UserEvent);
         local.emit(userId, { type: 'profile.updated' } satisfies UserEvent);
+        // A sign-out may have been missed too: open streams check their sessions again.
+        local.emit(userId, { type: 'sessions.changed' } satisfies UserEvent);
       }
     }
     everConnected = true;
@@ -138,7 +140,7 @@ function parseNotice(payload: string): Notice | undefined {
   try {
     const value = JSON.parse(payload) as Partial<Notice>;
     const type = value.e?.type;
-    if (typeof value.i !== 'string' || typeof value.u !== 'string' || (type !== 'entries.changed' && type !== 'profile.updated')) return undefined;
+    if (typeof value.i !== 'string' || typeof value.u !== 'string' || (type !== 'entries.changed' && type !== 'profile.updated' && type !== 'sessions.changed')) return undefined;
     return value as Notice;
   } catch {
     return undefined;

@@ -1,47 +1,74 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages';
-import { verifyAccessToken } from '../auth/access-token';
+import { currentUser, requireUser } from '../auth/authenticate';
+import { hasLiveSession } from '../auth/token-repo';
 import { unauthorized } from '../errors';
-import { pipeUserEvents, type EventStream } from './stream';
+import type { UserEvent } from '../events';
+import { OpenStreams, type OpenStream } from './open-streams';
+import { HEARTBEAT_MS, pipeUserEvents } from './stream';
+import { issueStreamTicket, redeemStreamTicket, type StreamHolder } from './tickets';
 
-/** The signed-in user from a bearer header or, since EventSource cannot set headers, `?access_token=`. */
-async function streamUserId(request: FastifyRequest): Promise<string> {
-  const ctx = request.server.ctx;
-  const fromHeader = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-  const fromQuery = (request.query as { access_token?: unknown }).access_token;
-  const token = fromHeader ?? (typeof fromQuery === 'string' ? fromQuery : undefined);
-  if (!token) throw unauthorized(messages.auth.notSignedIn);
-  const claims = await verifyAccessToken(ctx.keys.accessToken, token, ctx.clock.now());
-  if (!claims) throw unauthorized(messages.auth.sessionExpired);
-  const user = await ctx.db.selectFrom('users').select('id').where('id', '=', claims.userId).executeTakeFirst();
-  if (!user) throw unauthorized(messages.auth.sessionExpired);
-  return user.id;
+/** Whose stream this is: from a single-use `?ticket=`, or a bearer header (clients that can send one). */
+async function streamHolder(request: FastifyRequest, reply: FastifyReply): Promise<StreamHolder> {
+  const ticket = (request.query as { ticket?: unknown }).ticket;
+  if (typeof ticket === 'string' && ticket) {
+    const holder = await redeemStreamTicket(request.server.ctx, ticket);
+    if (!holder) throw unauthorized(messages.auth.sessionExpired);
+    return holder;
+  }
+  await requireUser(request, reply);
+  const user = currentUser(request);
+  return { userId: user.id, sessionFamily: user.sessionFamily };
 }
 
-/** GET /api/events: the user's realtime channel (server-sent events). */
+/**
+ * /api/events: the user's realtime channel (server-sent events). POST /ticket trades the bearer
+ * token for a single-use ticket; GET /?ticket= opens the stream. A stream ends with its session:
+ * at sign-out (its own, or every session) and at the latest one heartbeat after a revocation.
+ */
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
-  const open = new Set<EventStream>();
+  const ctx = app.ctx;
+  const open = new OpenStreams();
   // Open streams would hold the server up on close; end them first.
-  app.addHook('preClose', async () => {
-    for (const stream of open) stream.close();
+  app.addHook('preClose', async () => open.closeAll());
+
+  app.post('/ticket', { preHandler: requireUser }, async (request) => {
+    const user = currentUser(request);
+    return { ticket: await issueStreamTicket(ctx, { userId: user.id, sessionFamily: user.sessionFamily }) };
   });
 
   app.get('/', async (request, reply) => {
-    const userId = await streamUserId(request);
+    const holder = await streamHolder(request, reply);
     reply.hijack();
     reply.raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
+      'cache-control': 'private, no-store, no-transform',
       connection: 'keep-alive',
       // Tell nginx-style proxies not to buffer the stream.
       'x-accel-buffering': 'no',
     });
-    const stream = pipeUserEvents(reply.raw, (listener) => app.ctx.events.subscribe(userId, listener));
-    open.add(stream);
+    const endIfSignedOut = async () => {
+      const live = await hasLiveSession(ctx.db, holder.userId, holder.sessionFamily).catch(() => true);
+      if (!live) stream.close();
+    };
+    const stream = pipeUserEvents(reply.raw, (listener) =>
+      ctx.events.subscribe(holder.userId, (event: UserEvent) => {
+        if (event.type === 'sessions.changed') void endIfSignedOut();
+        else listener(event);
+      }),
+    );
+    // Revocations this instance did not hear about end the stream too, one heartbeat later at most.
+    const sessionCheck = setInterval(() => void endIfSignedOut(), HEARTBEAT_MS);
+    sessionCheck.unref();
+    const entry: OpenStream = { ...holder, stream };
+    open.add(entry);
     reply.raw.once('close', () => {
+      clearInterval(sessionCheck);
       stream.close();
-      open.delete(stream);
+      open.remove(entry);
     });
+    // Signed out between the ticket and now: do not leave the stream open.
+    await endIfSignedOut();
   });
 }

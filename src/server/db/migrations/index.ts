@@ -8,6 +8,7 @@ import * as admin from './2026-11-22-0006-admin';
 import * as textCommands from './2026-11-23-0001-text-commands';
 import * as journalImports from './2026-11-23-0010-journal-imports';
 import * as onThisDay from './2026-11-23-0011-on-this-day';
+import * as eventTickets from './2026-11-23-0040-event-tickets';
 import * as smsContinuations from './2026-11-23-0050-sms-continuations';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0001-text-commands': textCommands,
   '2026-11-23-0010-journal-imports': journalImports,
   '2026-11-23-0011-on-this-day': onThisDay,
+  '2026-11-23-0040-event-tickets': eventTickets,
   '2026-11-23-0050-sms-continuations': smsContinuations,
 };

@@ -232,13 +232,15 @@ describe('checkout return', () => {
 });
 
 describe('live updates', () => {
-  it('listens with the token and refetches entries and statistics shortly after a change', async () => {
+  it('listens with a stream ticket and refetches entries and statistics shortly after a change', async () => {
     api.on('GET /api/entries', json(200, page([buildEntry()])));
     api.on('GET /api/stats', json(200, stats()));
+    api.on('POST /api/events/ticket', json(200, { ticket: 'ticket-1' }));
     renderJournal(<JournalWorkspace />);
     await screen.findByRole('article');
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
     const [stream] = FakeEventSource.instances;
-    expect(stream!.url).toBe('/api/events?access_token=token-1');
+    expect(stream!.url).toBe('/api/events?ticket=ticket-1');
     const entriesBefore = api.to('GET /api/entries').length;
     const statsBefore = api.to('GET /api/stats').length;
 

@@ -1,58 +1,73 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { refreshIfExpiring } from '../../api/client';
+import { useEffect, useSyncExternalStore } from 'react';
+import { apiRequest } from '../../api/client';
 import { sessionStore } from '../../api/session-store';
 import { invalidateJournal } from './queries';
 
 /** Spec 9: realtime refreshes are debounced by 100 ms. */
 export const LIVE_REFRESH_DEBOUNCE_MS = 100;
-/** After the stream is refused or lost for good, try again this much later. */
+/** After the stream is refused or lost, open a new one this much later. */
 export const LIVE_RECONNECT_MS = 5_000;
 
-const currentToken = () => sessionStore.get()?.access_token ?? null;
+/** Whose journal is open; a new user (or none) reopens (or closes) the stream. */
+const signedInUser = () => sessionStore.get()?.user.id ?? null;
 
 /**
- * Keeps the journal fresh while it is open: listens to GET /api/events (server-sent events; the
- * token goes in the query because EventSource cannot send headers) and refetches entries and
- * statistics shortly after `entries.changed`. A new token (refresh, other tab) reopens the stream
- * with it; a refused stream reconnects later with a fresh one.
+ * Keeps the journal fresh while it is open: listens to GET /api/events (server-sent events) and
+ * refetches entries and statistics shortly after `entries.changed`. EventSource cannot send
+ * headers, so each connection first trades the session for a single-use ticket
+ * (POST /api/events/ticket) and puts only that in the address, never the access token. A ticket
+ * opens one stream: when it drops or is refused (signed out), a new ticket is asked for later.
  */
 export function useLiveJournal(): void {
   const queryClient = useQueryClient();
-  const token = useSyncExternalStore(sessionStore.subscribe, currentToken, () => null);
-  const [attempt, setAttempt] = useState(0);
+  const userId = useSyncExternalStore(sessionStore.subscribe, signedInUser, () => null);
 
   useEffect(() => {
-    if (!token || typeof EventSource === 'undefined') return;
+    if (!userId || typeof EventSource === 'undefined') return;
+    let stopped = false;
+    let source: EventSource | undefined;
     let debounce: ReturnType<typeof setTimeout> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    let openedBefore = false;
+    let connectedBefore = false;
     const refresh = () => {
       clearTimeout(debounce);
       debounce = setTimeout(() => void invalidateJournal(queryClient), LIVE_REFRESH_DEBOUNCE_MS);
     };
+    const reconnectLater = () => {
+      if (!stopped) retry = setTimeout(() => void connect(), LIVE_RECONNECT_MS);
+    };
 
-    const source = new EventSource(`/api/events?access_token=${encodeURIComponent(token)}`);
-    source.addEventListener('entries.changed', refresh);
-    source.addEventListener('open', () => {
-      // Back after a drop: whatever changed meanwhile was not heard.
-      if (openedBefore) refresh();
-      openedBefore = true;
-    });
-    source.addEventListener('error', () => {
-      // The browser retries a dropped stream itself; a refused one (401, expired token) is closed.
-      if (source.readyState !== EventSource.CLOSED) return;
-      retry = setTimeout(() => {
-        void refreshIfExpiring()
-          .catch(() => undefined)
-          .finally(() => setAttempt((n) => n + 1));
-      }, LIVE_RECONNECT_MS);
-    });
+    const connect = async () => {
+      let ticket: string;
+      try {
+        ({ ticket } = await apiRequest<{ ticket: string }>('POST', '/api/events/ticket'));
+      } catch {
+        reconnectLater();
+        return;
+      }
+      if (stopped) return;
+      const stream = new EventSource(`/api/events?ticket=${encodeURIComponent(ticket)}`);
+      source = stream;
+      stream.addEventListener('entries.changed', refresh);
+      stream.addEventListener('open', () => {
+        // Back after a drop: whatever changed meanwhile was not heard.
+        if (connectedBefore) refresh();
+        connectedBefore = true;
+      });
+      stream.addEventListener('error', () => {
+        // The browser would retry with the same, used ticket: close it and come back with a new one.
+        stream.close();
+        reconnectLater();
+      });
+    };
+    void connect();
 
     return () => {
+      stopped = true;
       clearTimeout(debounce);
       clearTimeout(retry);
-      source.close();
+      source?.close();
     };
-  }, [token, attempt, queryClient]);
+  }, [userId, queryClient]);
 }

@@ -1,0 +1,93 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { sessionStore } from '../../api/session-store';
+import { LIVE_RECONNECT_MS, useLiveJournal } from './useLiveJournal';
+
+/** EventSource is not in the test DOM; this one is driven by the test. */
+class FakeEventSource {
+  static readonly CLOSED = 2;
+  static instances: FakeEventSource[] = [];
+  readyState = 1;
+  private listeners = new Map<string, Array<() => void>>();
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(type: string, listener: () => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  emit(type: string) {
+    for (const listener of this.listeners.get(type) ?? []) listener();
+  }
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+}
+
+let api: FakeApi;
+let tickets = 0;
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  api = installFakeApi();
+  tickets = 0;
+  api.on('POST /api/events/ticket', () => reply(200, { ticket: `ticket-${++tickets}` }));
+  FakeEventSource.instances = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+  sessionStore.set(fakeSession({ access_token: 'access-secret' }));
+});
+afterEach(() => {
+  sessionStore.clear();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function renderLive() {
+  const queryClient = new QueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return renderHook(() => useLiveJournal(), { wrapper });
+}
+
+const streams = () => FakeEventSource.instances;
+const waitForStreams = (n: number) => vi.waitFor(() => expect(streams()).toHaveLength(n));
+
+describe('useLiveJournal', () => {
+  it('opens the stream with a ticket asked for with the session, never with the access token in the address', async () => {
+    renderLive();
+    await waitForStreams(1);
+    const [ticketRequest] = api.requestsTo('POST /api/events/ticket');
+    expect(ticketRequest!.headers.Authorization).toBe('Bearer access-secret');
+    expect(streams()[0]!.url).toBe('/api/events?ticket=ticket-1');
+    expect(streams()[0]!.url).not.toContain('access-secret');
+  });
+
+  it('comes back with a new ticket after the stream is lost or refused', async () => {
+    renderLive();
+    await waitForStreams(1);
+    act(() => streams()[0]!.emit('error'));
+    expect(streams()[0]!.readyState).toBe(FakeEventSource.CLOSED);
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS));
+    await waitForStreams(2);
+    expect(streams()[1]!.url).toBe('/api/events?ticket=ticket-2');
+  });
+
+  it('tries again later when no ticket can be had', async () => {
+    api.once('POST /api/events/ticket', reply(503, { error: { code: 'UNAVAILABLE', message: 'Try again' } }));
+    renderLive();
+    await vi.waitFor(() => expect(api.requestsTo('POST /api/events/ticket')).toHaveLength(1));
+    expect(streams()).toHaveLength(0);
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS));
+    await waitForStreams(1);
+    expect(streams()[0]!.url).toBe('/api/events?ticket=ticket-1');
+  });
+
+  it('closes the stream at sign-out and opens none without a session', async () => {
+    renderLive();
+    await waitForStreams(1);
+    act(() => sessionStore.clear());
+    expect(streams()[0]!.readyState).toBe(FakeEventSource.CLOSED);
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS * 2));
+    expect(streams()).toHaveLength(1);
+  });
+});
