@@ -1,8 +1,6 @@
-import { skipToken, useQuery } from '@tanstack/react-query';
 import { formatUsPhone } from '../../../shared/site';
 import { JOURNAL_NUMBER } from '../../components/marketing/journalNumber';
-import type { ProfileSummary } from '../journal/journal-api';
-import { journalKeys } from '../journal/queries';
+import { useLoadedProfile } from '../journal/queries';
 
 export interface JournalNumber {
   /** E.164: '+15555550100'. */
@@ -19,7 +17,6 @@ export interface JournalNumber {
  * Until then (or without it) the number the build published is shown; both come from JOURNAL_NUMBER.
  */
 export function useJournalNumber(): JournalNumber {
-  const profile = useQuery<ProfileSummary | null>({ queryKey: journalKeys.profile, queryFn: skipToken });
-  const e164 = profile.data?.journal_number || JOURNAL_NUMBER;
+  const e164 = useLoadedProfile()?.journal_number || JOURNAL_NUMBER;
   return { e164, display: formatUsPhone(e164), smsHref: `sms:${e164}` };
 }

@@ -8,6 +8,7 @@ import { formatEntryDay, formatEntryTime } from './dates';
 import { DeleteEntryDialog } from './DeleteEntryDialog';
 import { EntryEditor } from './EntryEditor';
 import { PhotoLightbox, photoAlt } from './PhotoLightbox';
+import { useLoadedProfile } from './queries';
 
 const iconButton =
   'flex size-9 items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-ink';
@@ -20,7 +21,8 @@ export function EntryCard({ entry }: { entry: JournalEntry }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const day = formatEntryDay(entry.entry_date);
-  const time = formatEntryTime(entry.created_at);
+  const timeZone = useLoadedProfile()?.timezone;
+  const time = formatEntryTime(entry.created_at, timeZone);
 
   const stopEditing = () => {
     setEditing(false);

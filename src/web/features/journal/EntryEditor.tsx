@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { toast } from 'sonner';
-import { ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, normalizeEntryText, type JournalEntry } from '../../../shared/journal';
+import type { JournalEntry } from '../../../shared/journal';
+import { ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, normalizeEntryText } from '../../../shared/journal-rules';
 import { messages } from '../../../shared/messages';
 import { Alert } from '../../components/ui/Alert';
 import { Button } from '../../components/ui/Button';
@@ -26,7 +27,10 @@ export function EntryEditor({ entry, day, onDone }: { entry: JournalEntry; day: 
 
   const keptPhotos = entry.photos.filter((p) => !removed.includes(p.id));
   const photoCount = keptPhotos.length + added.length;
-  const tooLong = content.length > ENTRY_CONTENT_MAX;
+  // An entry that texts made longer than the limit (before continuation entries) may be edited and
+  // saved as long as it does not grow; the server holds it to the same rule.
+  const oversized = entry.content.length > ENTRY_CONTENT_MAX;
+  const tooLong = oversized ? normalizeEntryText(content).length > entry.content.length : content.length > ENTRY_CONTENT_MAX;
   const empty = normalizeEntryText(content) === '' && photoCount === 0;
   const canSave = !tooLong && !empty && !update.isPending;
 
@@ -65,14 +69,14 @@ export function EntryEditor({ entry, day, onDone }: { entry: JournalEntry; day: 
           id={`${id}-content`}
           value={content}
           onChange={(e) => setContent(e.target.value)}
-          aria-describedby={`${id}-count${tooLong ? ` ${id}-too-long` : ''}`}
+          aria-describedby={`${id}-count${tooLong || oversized ? ` ${id}-too-long` : ''}`}
           aria-invalid={tooLong || undefined}
           autoFocus
           className={entryTextareaClasses}
         />
         <div className="flex items-start justify-between gap-3">
-          <p id={`${id}-too-long`} className="text-xs text-red-700">
-            {tooLong ? messages.entries.formContentTooLong : ''}
+          <p id={`${id}-too-long`} className={tooLong ? 'text-xs text-red-700' : 'text-xs text-stone-600'}>
+            {oversized ? messages.journalPage.oversized(ENTRY_CONTENT_MAX.toLocaleString('en-US')) : tooLong ? messages.entries.formContentTooLong : ''}
           </p>
           <CharacterCounter id={`${id}-count`} length={content.length} />
         </div>

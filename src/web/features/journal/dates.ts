@@ -13,11 +13,20 @@ export function formatEntryDay(entryDate: string): string {
   });
 }
 
-/** An instant as a time of day in the reader's timezone: '8:05 PM'. */
-export function formatEntryTime(iso: string): string {
+/**
+ * An instant as a time of day: '8:05 PM'. In the profile's timezone when given (the zone entry dates
+ * and exports use), so a card never says another day's evening; else in the browser's.
+ */
+export function formatEntryTime(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', hour12: true });
+  const options: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit', hour12: true };
+  try {
+    return date.toLocaleTimeString('en-US', timeZone ? { ...options, timeZone } : options);
+  } catch {
+    // A zone this browser does not know: its own zone rather than no time at all.
+    return date.toLocaleTimeString('en-US', options);
+  }
 }
 
 /** Today as YYYY-MM-DD in the reader's timezone, for date inputs. */

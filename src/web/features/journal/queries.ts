@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { skipToken, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { EntriesPage, JournalEntry } from '../../../shared/journal';
 import { ApiError } from '../../api/errors';
 import type { SearchFilter } from './filters';
@@ -48,6 +48,14 @@ export function useSubscription() {
 /** Null: no endpoint yet. */
 export function useProfile() {
   return useQuery({ queryKey: journalKeys.profile, queryFn: ({ signal }) => api.fetchProfile(signal), retry: retryEntryRead });
+}
+
+/**
+ * The profile as already loaded by the page (the journal's banners, settings), read without a request
+ * of its own: for details such as the timezone or the journal number that many components show.
+ */
+export function useLoadedProfile() {
+  return useQuery<api.ProfileSummary | null>({ queryKey: journalKeys.profile, queryFn: skipToken }).data ?? undefined;
 }
 
 /** After any change to entries: the lists and the statistics are refetched. */
