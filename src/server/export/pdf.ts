@@ -11,6 +11,8 @@ const INK = '#1f2937';
 const MUTED = '#6b7280';
 const ACCENT = '#4f46e5';
 const PHOTO_MAX_HEIGHT = 320;
+const PHOTO_GAP = 8;
+const PHOTO_CELL_MAX_HEIGHT = 200;
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -18,13 +20,20 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** A photo as the PDF embeds it: JPEG on white, at most 1200 px wide; null if it cannot be read. */
-async function pdfPhoto(storage: PhotoStorage, photo: JournalPhotoRow): Promise<{ jpeg: Buffer; width: number; height: number } | null> {
+interface PdfImage {
+  jpeg: Buffer;
+  width: number;
+  height: number;
+}
+
+/** A photo as the PDF embeds it: JPEG on white, at most `maxWidth` px wide; null if it cannot be read. */
+async function pdfPhoto(storage: PhotoStorage, photo: JournalPhotoRow, maxWidth: number): Promise<PdfImage | null> {
   try {
     const stored = await storage.get(photo.file_path);
     if (!stored) return null;
     const { data, info } = await sharp(await readAll(stored.stream))
-      .resize({ width: 1200, withoutEnlargement: true })
+      .rotate()
+      .resize({ width: maxWidth, height: maxWidth, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: 80 })
       .toBuffer({ resolveWithObject: true });
@@ -32,6 +41,46 @@ async function pdfPhoto(storage: PhotoStorage, photo: JournalPhotoRow): Promise<
   } catch {
     return null;
   }
+}
+
+/** Where one photo goes, relative to the top left of its row. */
+export interface PhotoPlacement {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Photos per row: one alone, two side by side (also for four), otherwise three. */
+export const photoColumns = (count: number) => (count <= 1 ? 1 : count === 2 || count === 4 ? 2 : 3);
+
+/**
+ * Lays photos out in rows of up to three, each scaled to fit its cell (never enlarged) and centred
+ * in it; a row is as tall as its tallest photo. A lone photo keeps the full width, at most
+ * PHOTO_MAX_HEIGHT tall.
+ */
+export function photoGrid(sizes: ReadonlyArray<{ width: number; height: number }>, areaWidth: number): Array<{ height: number; photos: PhotoPlacement[] }> {
+  const columns = photoColumns(sizes.length);
+  const cellWidth = (areaWidth - PHOTO_GAP * (columns - 1)) / columns;
+  const cellHeight = columns === 1 ? PHOTO_MAX_HEIGHT : Math.min(cellWidth, PHOTO_CELL_MAX_HEIGHT);
+  const rows: Array<{ height: number; photos: PhotoPlacement[] }> = [];
+  for (let start = 0; start < sizes.length; start += columns) {
+    const scaled = sizes.slice(start, start + columns).map((size) => {
+      const scale = Math.min(cellWidth / size.width, cellHeight / size.height, 1);
+      return { width: size.width * scale, height: size.height * scale };
+    });
+    const height = Math.max(...scaled.map((p) => p.height));
+    // A short last row is centred under the rows above it.
+    const offset = ((columns - scaled.length) * (cellWidth + PHOTO_GAP)) / 2;
+    const photos = scaled.map((p, i) => ({
+      x: offset + i * (cellWidth + PHOTO_GAP) + (cellWidth - p.width) / 2,
+      y: (height - p.height) / 2,
+      width: p.width,
+      height: p.height,
+    }));
+    rows.push({ height, photos });
+  }
+  return rows;
 }
 
 function titlePage(doc: PDFKit.PDFDocument, input: ExportInput, fonts: PdfFonts) {
@@ -55,8 +104,9 @@ export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, sto
   titlePage(doc, input, fonts);
   doc.addPage();
   for (const [index, entry] of input.entries.entries()) {
-    // Keep a heading with at least a few lines of its entry.
-    if (index > 0 && doc.y > bottom() - 120) doc.addPage();
+    // Keep a heading with at least a few lines of its entry (or, for a short entry, its first photos).
+    const photosFollowSoon = input.photos && entry.photos.length > 0 && entry.content.length < 300;
+    if (index > 0 && doc.y > bottom() - (photosFollowSoon ? 100 + PHOTO_CELL_MAX_HEIGHT : 120)) doc.addPage();
     else if (index > 0) {
       doc.moveDown(0.8);
       doc.moveTo(MARGIN, doc.y).lineTo(MARGIN + width, doc.y).lineWidth(0.5).strokeColor('#e5e7eb').stroke();
@@ -71,16 +121,25 @@ export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, sto
     if (entry.content) {
       doc.moveDown(0.5).font(names.body).fontSize(11.5).fillColor(INK).text(printable('body', entry.content), { width, lineGap: 3, paragraphGap: 4 });
     }
-    if (input.photos) {
+    if (input.photos && entry.photos.length) {
+      // A grid cell needs far fewer pixels than a whole line: smaller images, smaller file.
+      const maxPixels = photoColumns(entry.photos.length) === 1 ? 1200 : 700;
+      const images: PdfImage[] = [];
       for (const photo of entry.photos) {
-        const image = await pdfPhoto(storage, photo);
-        if (!image) continue;
-        const scale = Math.min(width / image.width, PHOTO_MAX_HEIGHT / image.height, 1);
-        const height = image.height * scale;
-        if (doc.y + height + 12 > bottom()) doc.addPage();
-        doc.moveDown(0.5);
-        doc.image(image.jpeg, MARGIN + (width - image.width * scale) / 2, doc.y, { width: image.width * scale, height });
-        doc.y += height;
+        const image = await pdfPhoto(storage, photo, maxPixels);
+        if (image) images.push(image);
+      }
+      doc.moveDown(0.5);
+      for (const row of photoGrid(images, width)) {
+        // A new page only when the row does not fit in what is left of this one.
+        if (doc.y + row.height > bottom()) doc.addPage();
+        const top = doc.y;
+        for (const placed of row.photos) {
+          const image = images.shift()!;
+          doc.image(image.jpeg, MARGIN + placed.x, top + placed.y, { width: placed.width, height: placed.height });
+        }
+        doc.x = MARGIN;
+        doc.y = top + row.height + PHOTO_GAP;
       }
     }
   }
