@@ -1,13 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { MessageSquareText } from 'lucide-react';
 import { Alert } from '../../components/ui/Alert';
+import { Button } from '../../components/ui/Button';
 import { PageHead } from '../../seo/PageHead';
 import { messages } from '../../../shared/messages';
 import { AuthLayout, textLinkClasses } from '../../features/auth/AuthLayout';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
 import { SignInForm } from './SignInForm';
+import { TextLinkForm } from './TextLinkForm';
 
-type Mode = 'signIn' | 'forgotPassword';
+type Mode = 'signIn' | 'forgotPassword' | 'textLink';
 
 export function SignInPage() {
   const [mode, setMode] = useState<Mode>('signIn');
@@ -27,6 +30,15 @@ export function SignInPage() {
             setMode('signIn');
           }}
         />
+      </AuthLayout>
+    );
+  }
+
+  if (mode === 'textLink') {
+    return (
+      <AuthLayout title={messages.signInByText.title} description={messages.signInByText.lead}>
+        <PageHead title="Sign in by text · Jotline" robots="noindex" />
+        <TextLinkForm onBack={() => setMode('signIn')} />
       </AuthLayout>
     );
   }
@@ -58,6 +70,20 @@ export function SignInPage() {
           setMode('forgotPassword');
         }}
       />
+      <div className="mt-5 border-t border-stone-200 pt-5">
+        <Button
+          variant="secondary"
+          size="lg"
+          className="w-full"
+          onClick={() => {
+            setResetSent(false);
+            setMode('textLink');
+          }}
+        >
+          <MessageSquareText aria-hidden="true" className="size-4" />
+          {messages.signInByText.switchTo}
+        </Button>
+      </div>
     </AuthLayout>
   );
 }
