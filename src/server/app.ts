@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { billingRoutes } from './billing/billing-routes';
@@ -22,6 +23,9 @@ import { registerErrorHandler } from './http/error-handler';
 import { importRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
+import { createLogger } from './logging/logger';
+import { createAppMetrics } from './metrics/app-metrics';
+import { registerMetrics } from './metrics/routes';
 import { journalPlugins } from './journal/plugin';
 import { onThisDayRoutes } from './on-this-day/routes';
 import { createBillingProvider } from './providers/billing/index';
@@ -46,6 +50,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logDestination?: DestinationStream;
   /** Where the built web app is (default dist/web). */
   webRoot?: string;
 }
@@ -72,21 +78,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     billing: createBillingProvider(config, clock),
     // The cache reads through the context it belongs to.
     journalCache: new JournalCache(() => ctx, config.searchCacheBytes),
+    metrics: createAppMetrics(() => ctx),
     simulators: { sms: smsSimulator, mail: mailSimulator },
     keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links') },
     outbox: { kick: () => {} },
   };
 
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      // Never log bodies or tokens: only method, path (no query string) and status.
-      serializers: {
-        req: (req) => ({ method: req.method, url: String(req.url).split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    // Never log bodies or tokens: only method, path (no query string) and status (logging/logger.ts).
+    loggerInstance: createLogger({ level: config.logLevel, isProduction: config.isProduction, pretty: config.logPretty }, options.logDestination),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
@@ -122,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(formbody);
   await registerCompression(app);
   registerErrorHandler(app);
+  registerMetrics(app);
 
   app.get('/healthz', async () => {
     await ctx.db.selectFrom('users').select('id').limit(1).execute();

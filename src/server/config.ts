@@ -47,6 +47,13 @@ const envSchema = z.object({
   STRIPE_PRICE_YEARLY: z.string().optional(),
   STRIPE_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Human-readable log lines (development only); unset, when stdout is a terminal. */
+  LOG_PRETTY: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+  /** Bearer token for GET /metrics; unset, /metrics always answers 401. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (openssl rand -hex 24)').optional(),
   /** Run the background scheduler (outbound sender, sweeps, reminders) in this process. */
   JOBS: z.enum(['on', 'off']).default('on'),
   /** Memory for decrypted journals held for search, per instance, in megabytes. */
@@ -120,6 +127,8 @@ function toConfig(e: z.infer<typeof envSchema>) {
     masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logPretty: e.LOG_PRETTY,
+    metricsToken: e.METRICS_TOKEN,
     jobs: e.JOBS === 'on',
     searchCacheBytes: e.SEARCH_CACHE_MB * 1024 * 1024,
     journalNumber: e.JOURNAL_NUMBER,

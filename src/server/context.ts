@@ -4,6 +4,7 @@ import type { TextCipher } from './crypto/encryption';
 import type { Db, DbKind } from './db/database';
 import type { EventBus } from './events';
 import type { JournalCache } from './journal/cache';
+import type { AppMetrics } from './metrics/app-metrics';
 import type { BillingProvider } from './providers/billing/types';
 import type { MailSimulator } from './providers/mail/simulator';
 import type { Mailer } from './providers/mail/types';
@@ -35,6 +36,8 @@ export interface AppContext {
     /** Signs media URLs and other short-lived links. */
     links: Buffer;
   };
+  /** Prometheus counters and gauges served at GET /metrics. */
+  metrics: AppMetrics;
   /** Wakes the outbound sender so a queued text goes out now rather than at the next tick. */
   outbox: { kick(): void };
 }

@@ -10,7 +10,8 @@ import { createScheduler, type JobDefinition } from './scheduler';
 export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDefinitions): void {
   const ctx = app.ctx;
   const log = app.log.child({ component: 'jobs' });
-  const scheduler = ctx.config.jobs ? createScheduler(ctx, jobs, log) : undefined;
+  const onRun = (name: string, lagMs: number, durationMs: number) => ctx.metrics.jobRun(name, lagMs / 1000, durationMs / 1000);
+  const scheduler = ctx.config.jobs ? createScheduler(ctx, jobs, log, onRun) : undefined;
   if (scheduler) {
     // A queued text goes out now rather than at the next tick.
     ctx.outbox.kick = () => scheduler.trigger(OUTBOUND_SENDER);

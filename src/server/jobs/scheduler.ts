@@ -33,7 +33,13 @@ interface JobState {
  * A small in-process loop. Jobs claim their work in the database, so one of these per instance is
  * safe. A failing job is logged (never with message bodies) and the loop carries on.
  */
-export function createScheduler(ctx: AppContext, jobs: JobDefinition[], log: FastifyBaseLogger): Scheduler {
+export function createScheduler(
+  ctx: AppContext,
+  jobs: JobDefinition[],
+  log: FastifyBaseLogger,
+  /** Told of every finished run: how late it started against its schedule and how long it took. */
+  onRun?: (name: string, lagMs: number, durationMs: number) => void,
+): Scheduler {
   const states = new Map<string, JobState>(jobs.map((job) => [job.name, { job, nextRunAt: 0, again: false }]));
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -44,7 +50,10 @@ export function createScheduler(ctx: AppContext, jobs: JobDefinition[], log: Fas
       state.again = true;
       return;
     }
-    state.nextRunAt = Date.now() + state.job.everyMs;
+    const started = Date.now();
+    // A first run or a triggered one is on time; a tick that comes late is not.
+    const lagMs = state.nextRunAt > 0 ? Math.max(0, started - state.nextRunAt) : 0;
+    state.nextRunAt = started + state.job.everyMs;
     state.running = state.job
       .run(ctx)
       .then(
@@ -52,6 +61,7 @@ export function createScheduler(ctx: AppContext, jobs: JobDefinition[], log: Fas
         (err: unknown) => log.error({ job: state.job.name, err: err instanceof Error ? err.message : String(err) }, 'job failed'),
       )
       .finally(() => {
+        onRun?.(state.job.name, lagMs, Date.now() - started);
         state.running = undefined;
         if (state.again) {
           state.again = false;

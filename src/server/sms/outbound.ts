@@ -100,7 +100,9 @@ export async function sendDueMessages(ctx: AppContext, options: { limit?: number
   for (const { id } of due) {
     const row = await claim(ctx, id);
     if (!row) continue; // another sender got it first
-    summary[await deliver(ctx, row)]++;
+    const result = await deliver(ctx, row);
+    summary[result]++;
+    ctx.metrics.outboundText(result);
   }
   return summary;
 }

@@ -49,6 +49,7 @@ export async function processInboundMessage(ctx: AppContext, id: string): Promis
       error_message: null,
       updated_at: ctx.clock.now().toISOString(),
     });
+    ctx.metrics.inboundText(handled.kind);
     return { status: 'processed' };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
@@ -62,6 +63,7 @@ export async function processInboundMessage(ctx: AppContext, id: string): Promis
       send_after: new Date(ctx.clock.now().getTime() + retryIn).toISOString(),
       updated_at: ctx.clock.now().toISOString(),
     });
+    ctx.metrics.inboundText('failed');
     return { status: 'failed', error };
   }
 }

@@ -10,6 +10,7 @@ import { BillingCard } from './BillingCard';
 import { JournalNumberSection } from './JournalNumberSection';
 import { settingsCopy } from './copy';
 import { ReminderSettingsForm } from './ReminderSettingsForm';
+import { TextPauseNotice } from './TextPauseNotice';
 import { useSettingsProfile } from './settings-queries';
 
 /** /settings: the plan and billing, and the texts the service sends (spec 2). */
@@ -62,6 +63,7 @@ function SettingsContent() {
   }
   return (
     <div className="space-y-6">
+      <TextPauseNotice profile={profile.data} />
       <JournalNumberSection />
       <BillingCard />
       <ReminderSettingsForm profile={profile.data} />

@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
+import { scrubLogLine } from './scrub';
+
+export interface LoggerSettings {
+  level: string;
+  isProduction: boolean;
+  /** LOG_PRETTY: true or false forces it; unset, pretty when stdout is a terminal (never in production). */
+  pretty?: boolean;
+}
+
+/**
+ * The app's pino logger: one JSON object a line (what log collectors read), or pino-pretty's
+ * coloured lines for a developer at a terminal. Requests are logged as method, route path and
+ * status only; known secret fields are censored, and every finished line is scrubbed of anything
+ * that looks like a phone number, an e-mail address, a token or a query string.
+ */
+export function createLogger(settings: LoggerSettings, destination?: DestinationStream): FastifyBaseLogger {
+  const options: LoggerOptions = {
+    level: settings.level,
+    serializers: {
+      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: String(req.url ?? '').split('?')[0] }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+    },
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'headers.authorization',
+        'headers.cookie',
+        'body',
+        '*.body',
+        'password',
+        '*.password',
+        'token',
+        '*.token',
+        'access_token',
+        'refresh_token',
+        '*.access_token',
+        '*.refresh_token',
+        'email',
+        '*.email',
+        'phone',
+        '*.phone',
+        'phoneNumber',
+        '*.phoneNumber',
+      ],
+      censor: '[redacted]',
+    },
+    hooks: { streamWrite: scrubLogLine },
+  };
+  if (destination) return pino(options, destination);
+  const pretty = !settings.isProduction && (settings.pretty ?? Boolean(process.stdout.isTTY));
+  if (pretty) {
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+    });
+  }
+  return pino(options);
+}

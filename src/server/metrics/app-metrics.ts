@@ -1,0 +1,132 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AppContext } from '../context';
+
+/** What the app reports about itself at GET /metrics (Prometheus text format). */
+export interface AppMetrics {
+  registry: Registry;
+  /** A finished HTTP request: the route pattern (never the raw URL), method, status and seconds taken. */
+  httpRequest(route: string, method: string, status: number, seconds: number): void;
+  /** A processed inbound text: what it turned out to be (journal, help, opt_out…) or failed. */
+  inboundText(outcome: string): void;
+  /** One outbound send attempt's result: sent, skipped, failed or retrying. */
+  outboundText(status: string): void;
+  /** A background job run: how late it started against its schedule, and how long it took. */
+  jobRun(job: string, lagSeconds: number, durationSeconds: number): void;
+}
+
+/**
+ * One registry per app (tests build several apps in one process). Gauges that describe shared
+ * state (the outbound queue) read the database when scraped; counters are this instance's own.
+ */
+export function createAppMetrics(context: () => AppContext): AppMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const httpRequests = new Counter({
+    name: 'jotline_http_requests_total',
+    help: 'HTTP requests by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers,
+  });
+  const httpDuration = new Histogram({
+    name: 'jotline_http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const inboundTexts = new Counter({
+    name: 'jotline_inbound_texts_total',
+    help: 'Inbound texts processed by this instance, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const outboundTexts = new Counter({
+    name: 'jotline_outbound_texts_total',
+    help: 'Outbound send attempts by this instance, by result.',
+    labelNames: ['status'] as const,
+    registers,
+  });
+  const schedulerLag = new Gauge({
+    name: 'jotline_scheduler_lag_seconds',
+    help: 'How late the last run of each background job started against its schedule.',
+    labelNames: ['job'] as const,
+    registers,
+  });
+  const jobDuration = new Histogram({
+    name: 'jotline_job_duration_seconds',
+    help: 'Background job run time.',
+    labelNames: ['job'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60],
+    registers,
+  });
+
+  new Gauge({
+    name: 'jotline_outbound_queue_depth',
+    help: 'Outbound texts not yet handed to the provider (pending or being sent), across all instances.',
+    labelNames: ['status'] as const,
+    registers,
+    async collect() {
+      const rows = await context()
+        .db.selectFrom('sms_messages')
+        .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+        .where('direction', '=', 'outbound')
+        .where('status', 'in', ['pending', 'sending'])
+        .groupBy('status')
+        .execute();
+      this.reset();
+      for (const status of ['pending', 'sending']) {
+        this.set({ status }, Number(rows.find((r) => r.status === status)?.count ?? 0));
+      }
+    },
+  });
+  new Gauge({
+    name: 'jotline_outbound_oldest_due_seconds',
+    help: 'Age of the oldest pending outbound text that is due (0 when none waits).',
+    registers,
+    async collect() {
+      const ctx = context();
+      const now = ctx.clock.now();
+      const row = await ctx.db
+        .selectFrom('sms_messages')
+        .select((eb) => eb.fn.min('send_after').as('oldest'))
+        .where('direction', '=', 'outbound')
+        .where('status', '=', 'pending')
+        .where('send_after', '<=', now.toISOString())
+        .executeTakeFirst();
+      const oldest = row?.oldest ? Date.parse(String(row.oldest)) : NaN;
+      this.set(Number.isNaN(oldest) ? 0 : Math.max(0, (now.getTime() - oldest) / 1000));
+    },
+  });
+  new Gauge({
+    name: 'jotline_search_cache_bytes',
+    help: "About how much memory the journals in this instance's search cache take.",
+    registers,
+    collect() {
+      this.set(context().journalCache.sizeBytes);
+    },
+  });
+  new Gauge({
+    name: 'jotline_search_cache_journals',
+    help: "Journals held in this instance's search cache.",
+    registers,
+    collect() {
+      this.set(context().journalCache.journalCount);
+    },
+  });
+
+  return {
+    registry,
+    httpRequest(route, method, status, seconds) {
+      httpRequests.inc({ route, method, status: String(status) });
+      httpDuration.observe({ route, method }, seconds);
+    },
+    inboundText: (outcome) => inboundTexts.inc({ outcome }),
+    outboundText: (status) => outboundTexts.inc({ status }),
+    jobRun(job, lagSeconds, durationSeconds) {
+      schedulerLag.set({ job }, lagSeconds);
+      jobDuration.observe({ job }, durationSeconds);
+    },
+  };
+}
