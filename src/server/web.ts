@@ -2,7 +2,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isWebRoute, prerenderedFile } from '../shared/routes';
+import { authTabTarget } from '../shared/auth-tab';
+import { isWebRoute, NOT_FOUND_PAGE_FILE, prerenderedFile } from '../shared/routes';
 import { preferredEncoding, varyOnEncoding, type ContentEncoding } from './compression/index';
 
 /** Where `npm run build` puts the web app. */
@@ -39,6 +40,12 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
     return body;
   };
 
+  // Old links (/auth?tab=signin, /auth?tab=signup) go straight to the page they meant.
+  app.get('/auth', async (request, reply) => {
+    const { tab } = request.query as { tab?: unknown };
+    return reply.redirect(authTabTarget(typeof tab === 'string' ? tab : undefined), 301);
+  });
+
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
@@ -48,9 +55,11 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
     if (!available) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    const pre = prerenderedFile(path);
-    const file = pre && existsSync(join(root, pre)) ? pre : 'index.html';
-    reply.status(isWebRoute(path) ? 200 : 404).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    const known = isWebRoute(path);
+    // A page the build rendered (a public page, or the 404 page) is served as that HTML; others get the app shell.
+    const pre = known ? prerenderedFile(path) : NOT_FOUND_PAGE_FILE;
+    const file = pre && html(pre) ? pre : 'index.html';
+    reply.status(known ? 200 : 404).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     const compressed = encoding ? html(file, encoding) : null;
     if (encoding && compressed) return reply.header('content-encoding', encoding).send(compressed);

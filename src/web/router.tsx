@@ -2,6 +2,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireAdmin } from './features/admin/RequireAdmin';
 import { RedirectIfSignedIn, RequireAuth } from './features/auth/guards';
+import { authTabRedirect } from './pages/auth-tab/auth-tab-redirect';
 import { SupportPage, TermsPage } from './pages/legal/LegalPages';
 import { LandingPage } from './pages/landing/LandingPage';
 import { NotFoundPage } from './pages/not-found/NotFoundPage';
@@ -39,6 +40,7 @@ export const routes: RouteObject[] = [
         ...lazyPage(() => import('./pages/phone-verification/PhoneVerificationPage'), (m) => m.PhoneVerificationPage, RedirectIfSignedIn),
       },
       { path: '/reset-password', ...lazyPage(() => import('./pages/reset-password/ResetPasswordPage'), (m) => m.ResetPasswordPage) },
+      { path: '/auth', loader: authTabRedirect },
       { path: '/auth/callback', ...lazyPage(() => import('./pages/auth-callback/AuthCallbackPage'), (m) => m.AuthCallbackPage) },
       { path: '/journal', ...lazyPage(() => import('./pages/journal/JournalPage'), (m) => m.JournalPage, RequireAuth) },
       { path: '/settings', ...lazyPage(() => import('./pages/settings/SettingsPage'), (m) => m.SettingsPage, RequireAuth) },

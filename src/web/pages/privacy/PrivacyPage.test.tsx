@@ -27,8 +27,8 @@ describe('PrivacyPage', () => {
     expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
     expect(screen.getAllByRole('link', { name: 'Terms of Service' }).map((link) => link.getAttribute('href'))).toContain('/terms');
     expect(screen.getByRole('link', { name: 'support page' })).toHaveAttribute('href', '/support');
-    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/auth?tab=signin');
-    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/auth?tab=signup');
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
+    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/sign-up');
   });
 
   it('is indexable, with its canonical address', () => {

@@ -103,7 +103,7 @@ export function PrivacyPage() {
             <Link to="/support">support page</Link>. You can also read our <Link to="/terms">Terms of Service</Link>.
           </p>
           <p>
-            <Link to="/">Back to home</Link> · <a href="/auth?tab=signin">Sign in</a> · <a href="/auth?tab=signup">Create an account</a>
+            <Link to="/">Back to home</Link> · <Link to="/sign-in">Sign in</Link> · <Link to="/sign-up">Create an account</Link>
           </p>
         </LegalSection>
       </LegalArticle>
