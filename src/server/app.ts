@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { accountDeletionRoutes } from './account-deletion/routes';
 import { adminRoutes } from './admin/routes';
 import { authRoutes } from './auth/routes';
 import { billingRoutes } from './billing/billing-routes';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(accountDeletionRoutes, { prefix: '/api/auth' });
   await app.register(journalPlugins);
   await app.register(profileRoutes, { prefix: '/api/profile' });
   await app.register(importRoutes, { prefix: '/api/import' });

@@ -310,6 +310,8 @@ export interface DeletionSummary {
   deletedRecords: { journalEntries: number; journalPhotos: number; smsMessages: number };
   /** Storage keys of the removed photo files. */
   filesDeleted: string[];
+  /** A live subscription was cancelled with the payment provider before anything was deleted. */
+  subscriptionCanceled: boolean;
 }
 
 export interface DeleteUserResponse {

@@ -434,6 +434,29 @@ export const messages = {
     /** Plain ASCII (a dash, not an em dash): one non-GSM character would double the text's segments. */
     reminderLine: (years: number, link: string) => `You wrote on this day ${years === 1 ? '1 year' : `${years} years`} ago - read it: ${link}`,
   },
+  /** Settings' danger zone: users delete their own account (issue 8, section 2). */
+  accountDeletion: {
+    title: 'Delete my account',
+    description:
+      'Deletes your journal entries, photos, text messages and profile for good, cancels your subscription, and signs you out on every device. This cannot be undone.',
+    exportHint: 'Take a copy first: once your account is deleted, your journal cannot be recovered.',
+    exportFirst: 'Export my journal',
+    open: 'Delete my account…',
+    dialogTitle: 'Delete your account?',
+    dialogBody: 'Your journal, photos, texts and profile will be deleted and your subscription cancelled. This cannot be undone.',
+    confirmLabel: 'Type DELETE to confirm',
+    confirm: 'Delete my account',
+    deleting: 'Deleting...',
+    cancel: 'Cancel',
+    confirmationRequired: 'Type DELETE to confirm',
+    deleted: 'Account deleted',
+    deletedDescription: 'Your journal and account have been deleted. Thank you for journaling with us.',
+    failed: 'Failed to delete your account. Please try again.',
+    billingFailed: 'We could not cancel your subscription with our payment provider, so nothing was deleted. Please try again in a few minutes.',
+    /** The admin's Last Deletion Summary. */
+    summaryCanceled: 'Subscription cancelled with the payment provider before deletion',
+    summaryNoSubscription: 'No active subscription to cancel',
+  },
 } as const;
 
 /** The spec writes many toasts as 'Title: description'; this joins them the same way. */

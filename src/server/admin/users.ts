@@ -2,12 +2,10 @@ import type { AdminUserInfo, DeletionSummary } from '../../shared/admin';
 import { adminMessages } from '../../shared/admin';
 import { normalizeUsPhone } from '../../shared/phone';
 import type { AppContext } from '../context';
-import type { Db } from '../db/database';
 import { invalidInput, notFound } from '../errors';
 import { isUuid } from '../ids';
-import { removePhotoFiles } from '../photos/service';
-import { recordSecurityEvent } from '../security/events';
-import { lastFour, toCount } from './common';
+import { countsOf, deleteAccount } from '../account-deletion/delete-account';
+import { lastFour } from './common';
 
 /** A UUID-shaped input is a user id; anything else is tried as an e-mail address, then as a US phone. */
 export async function findUserId(ctx: AppContext, q: string): Promise<string | undefined> {
@@ -19,26 +17,6 @@ export async function findUserId(ctx: AppContext, q: string): Promise<string | u
   const phone = normalizeUsPhone(q);
   if (!phone) return undefined;
   return (await ctx.db.selectFrom('profiles').select('id').where('phone_number', '=', phone).executeTakeFirst())?.id;
-}
-
-/** Rows a user's SMS history consists of: theirs, and unattributed ones to or from their phone. */
-function smsOf(db: Db, userId: string, phone: string | null) {
-  return db.selectFrom('sms_messages').where((eb) =>
-    phone
-      ? eb.or([eb('user_id', '=', userId), eb.and([eb('user_id', 'is', null), eb.or([eb('from_number', '=', phone), eb('to_number', '=', phone)])])])
-      : eb('user_id', '=', userId),
-  );
-}
-
-async function countsOf(db: Db, userId: string, phone: string | null) {
-  const [entries, photos, sms] = await Promise.all([
-    db.selectFrom('journal_entries').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirst(),
-    db.selectFrom('journal_photos').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirst(),
-    smsOf(db, userId, phone)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirst(),
-  ]);
-  return { journalEntries: toCount(entries?.n), journalPhotos: toCount(photos?.n), smsMessages: toCount(sms?.n) };
 }
 
 /** What the user management page shows: no entry text, the phone as its last four digits. */
@@ -78,62 +56,13 @@ export async function lookUpUser(ctx: AppContext, q: string): Promise<AdminUserI
 }
 
 /**
- * Deletes a user and everything of theirs: photo files first, then (in one transaction) photos,
- * entries, SMS rows, tokens, subscriber, profile and the account. Recorded as a security event.
+ * Deletes a user and everything of theirs (billing cancelled first; see account-deletion), for an
+ * admin, who cannot delete their own account here. Recorded as a security event.
  */
 export async function deleteUser(ctx: AppContext, admin: { id: string; email: string }, userId: string, ip: string): Promise<DeletionSummary> {
   if (!isUuid(userId)) throw notFound(adminMessages.userNotFound);
   if (userId.toLowerCase() === admin.id.toLowerCase()) throw invalidInput(adminMessages.cannotDeleteSelf);
-  const user = await ctx.db
-    .selectFrom('users')
-    .leftJoin('profiles', 'profiles.id', 'users.id')
-    .select(['users.id', 'users.email', 'profiles.phone_number'])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
-  if (!user) throw notFound(adminMessages.userNotFound);
-  const phone = user.phone_number ?? null;
-
-  const filesDeleted: string[] = [];
-  const removeFiles = async (db: Db) => {
-    const photos = await db.selectFrom('journal_photos').select(['file_path', 'thumb_path']).where('user_id', '=', userId).execute();
-    const fresh = photos.filter((p) => !filesDeleted.includes(p.file_path));
-    await removePhotoFiles(ctx, fresh);
-    for (const p of fresh) filesDeleted.push(p.file_path, p.thumb_path);
-  };
-  await removeFiles(ctx.db);
-
-  const deletedRecords = await ctx.db.transaction().execute(async (trx) => {
-    // A photo added meanwhile goes too.
-    await removeFiles(trx);
-    const counts = await countsOf(trx, userId, phone);
-    await trx.deleteFrom('journal_photos').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('journal_sms_applied').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('journal_entries').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('journal_revisions').where('user_id', '=', userId).execute();
-    await trx
-      .deleteFrom('sms_messages')
-      .where((eb) =>
-        phone
-          ? eb.or([eb('user_id', '=', userId), eb.and([eb('user_id', 'is', null), eb.or([eb('from_number', '=', phone), eb('to_number', '=', phone)])])])
-          : eb('user_id', '=', userId),
-      )
-      .execute();
-    await trx.deleteFrom('refresh_tokens').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('one_time_tokens').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('subscribers').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('profiles').where('id', '=', userId).execute();
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
-    return counts;
-  });
-  ctx.journalCache.forget(userId);
-
-  await recordSecurityEvent(ctx, {
-    event_type: 'admin_user_deleted',
-    identifier: userId,
-    severity: 'high',
-    user_id: admin.id,
-    ip,
-    details: { deletedUserId: userId, deletedBy: admin.id, ...deletedRecords, filesDeleted: filesDeleted.length },
-  });
-  return { userEmail: user.email, deletedRecords, filesDeleted };
+  const summary = await deleteAccount(ctx, userId.toLowerCase(), { eventType: 'admin_user_deleted', actorId: admin.id, ip });
+  if (!summary) throw notFound(adminMessages.userNotFound);
+  return summary;
 }

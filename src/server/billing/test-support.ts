@@ -94,6 +94,12 @@ export async function startFakeStripe() {
           .filter((s) => status === 'all' || (status ? s.status === status : s.status !== 'canceled'));
         return send({ object: 'list', data, has_more: false, url: '/v1/subscriptions' });
       }
+      if (req.method === 'DELETE' && path.startsWith('/v1/subscriptions/')) {
+        const s = subs.get(last);
+        if (!s) return send({ error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${last}'` } }, 404);
+        Object.assign(s, { status: 'canceled', canceled_at: Math.floor(Date.now() / 1000) });
+        return send(s);
+      }
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
         const s: FakeCheckoutSession = {
           id: id('cs_test'),

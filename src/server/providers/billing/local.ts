@@ -80,6 +80,11 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
       return [...subscriptions.values()].filter((s) => s.customerId === customerId).map((s) => ({ ...s }));
     },
 
+    async cancelSubscriptionNow(subscriptionId) {
+      const s = subscriptions.get(subscriptionId);
+      if (s && s.status !== 'canceled') Object.assign(s, { status: 'canceled', canceledAt: clock.now() });
+    },
+
     verifyWebhook() {
       throw new WebhookSignatureError('The local billing simulator takes no webhooks');
     },

@@ -31,7 +31,7 @@ interface StripeErrorBody {
 export function createStripeBilling(settings: StripeSettings, clock: Clock): BillingProvider {
   const base = (settings.apiUrl ?? 'https://api.stripe.com').replace(/\/+$/, '');
 
-  async function call<T>(method: 'GET' | 'POST', path: string, params: Params = {}): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, params: Params = {}): Promise<T> {
     const form = new URLSearchParams();
     for (const [key, value] of Object.entries(params)) if (value !== undefined) form.append(key, String(value));
     const url = method === 'GET' && [...form].length ? `${base}${path}?${form.toString()}` : `${base}${path}`;
@@ -120,6 +120,15 @@ export function createStripeBilling(settings: StripeSettings, clock: Clock): Bil
     async listSubscriptions(customerId) {
       const list = await call<{ data?: unknown[] }>('GET', '/v1/subscriptions', { customer: customerId, status: 'all', limit: 100 });
       return (list.data ?? []).map((s) => normalizeSubscription(s as StripeSubscription, customerId));
+    },
+
+    async cancelSubscriptionNow(subscriptionId) {
+      try {
+        await call('DELETE', `/v1/subscriptions/${encodeURIComponent(subscriptionId)}`);
+      } catch (error) {
+        if (error instanceof BillingProviderError && error.status === 404) return;
+        throw error;
+      }
     },
 
     verifyWebhook(rawBody, signatureHeader): ProviderEvent {

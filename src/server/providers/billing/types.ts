@@ -49,6 +49,8 @@ export interface BillingProvider {
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /** Every subscription of the customer, whatever its status. */
   listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
+  /** Ends the subscription now (no further charges); one that is already gone is not an error. */
+  cancelSubscriptionNow(subscriptionId: string): Promise<void>;
   /** Checks the signature over the raw body; throws WebhookSignatureError when it does not hold. */
   verifyWebhook(rawBody: string, signatureHeader: string | undefined): ProviderEvent;
 }

@@ -131,6 +131,9 @@ export function AdminUserManagementPage() {
             <SummaryItem label="SMS messages" value={summary.deletedRecords.smsMessages} />
           </dl>
           <p className="mt-3 text-sm text-stone-600">
+            {summary.subscriptionCanceled ? messages.accountDeletion.summaryCanceled : messages.accountDeletion.summaryNoSubscription}
+          </p>
+          <p className="mt-1 text-sm text-stone-600">
             {summary.filesDeleted.length} {summary.filesDeleted.length === 1 ? 'file' : 'files'} deleted from storage
           </p>
           {summary.filesDeleted.length > 0 && (
