@@ -67,4 +67,6 @@ export interface SubscriptionResponse {
   subscription_end: string | null;
   is_trial: boolean;
   trial_end: string | null;
+  /** A cancelled subscription that still runs to subscription_end (the server always sends it). */
+  cancel_at_period_end?: boolean;
 }

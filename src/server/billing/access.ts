@@ -8,6 +8,8 @@ export interface AccessStatus {
   subscription_end: string | null;
   is_trial: boolean;
   trial_end: string | null;
+  /** A cancelled subscription that still runs to the end of its period (subscription_end). */
+  cancel_at_period_end: boolean;
   /** Trial or paid access right now. */
   hasAccess: boolean;
 }
@@ -24,6 +26,7 @@ function statusOf(row: Subscriber | undefined, now: string): AccessStatus {
     subscription_end: row?.subscription_end ?? null,
     is_trial: !!row && row.is_trial === 1,
     trial_end: row?.trial_end ?? null,
+    cancel_at_period_end: subscribed && row!.cancelled_at !== null,
     hasAccess: subscribed || inTrial,
   };
 }

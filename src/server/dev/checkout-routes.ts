@@ -3,6 +3,7 @@ import { PLANS } from '../../shared/plans';
 import { syncSubscription } from '../billing/sync';
 import { conflict, notFound } from '../errors';
 import { isLocalBilling, type LocalBilling, type LocalCheckoutSession } from '../providers/billing/local';
+import { registerDevPortalRoutes } from './billing-portal-routes';
 
 const present = (s: LocalCheckoutSession) => ({
   id: s.id,
@@ -16,7 +17,8 @@ const present = (s: LocalCheckoutSession) => ({
 /**
  * The dev checkout (local billing simulator only), under /api/dev/billing. The session id in the
  * address is the capability, as on a hosted checkout page.
- * GET /sessions/:id · POST /sessions/:id/pay → {redirectTo} · POST /sessions/:id/cancel → {redirectTo}
+ * GET /sessions/:id · POST /sessions/:id/pay → {redirectTo} · POST /sessions/:id/cancel → {redirectTo};
+ * the billing portal's routes sit beside them (billing-portal-routes.ts).
  */
 export async function devCheckoutRoutes(app: FastifyInstance): Promise<void> {
   const provider = app.ctx.billing;
@@ -48,4 +50,6 @@ export async function devCheckoutRoutes(app: FastifyInstance): Promise<void> {
     openSession(request.params.id);
     return { redirectTo: billing.cancel(request.params.id).redirectTo };
   });
+
+  registerDevPortalRoutes(app, billing);
 }

@@ -15,6 +15,17 @@ export interface LocalCheckoutSession {
   status: 'open' | 'complete' | 'expired';
 }
 
+/** A billing-portal visit: the id in the address is the capability, as on the provider's portal. */
+export interface LocalPortalSession {
+  id: string;
+  customerId: string;
+  returnUrl: string;
+  expiresAt: Date;
+}
+
+/** How long a portal link works (the provider's portal links are short-lived too). */
+export const LOCAL_PORTAL_SESSION_TTL_MS = 60 * 60 * 1000;
+
 export interface LocalBilling extends BillingProvider {
   readonly kind: 'local';
   session(sessionId: string): LocalCheckoutSession | undefined;
@@ -22,6 +33,12 @@ export interface LocalBilling extends BillingProvider {
   pay(sessionId: string): { session: LocalCheckoutSession; subscription: ProviderSubscription; redirectTo: string };
   /** Abandons an open session. Answers where the browser goes next. */
   cancel(sessionId: string): { session: LocalCheckoutSession; redirectTo: string };
+  /** An unexpired portal session. */
+  portalSession(sessionId: string): LocalPortalSession | undefined;
+  /** The customer's subscription that the portal manages: the live one, else the latest. */
+  portalSubscription(customerId: string): ProviderSubscription | undefined;
+  /** Switches the plan as the portal does; a new interval starts a new billing period now. */
+  switchPlan(subscriptionId: string, plan: 'monthly' | 'yearly'): ProviderSubscription | undefined;
   /** Test and dev helper: change a subscription as the billing portal would. */
   updateSubscription(subscriptionId: string, change: Partial<Pick<ProviderSubscription, 'status' | 'cancelAtPeriodEnd' | 'currentPeriodEnd'>>): ProviderSubscription | undefined;
 }
@@ -30,12 +47,21 @@ const id = (prefix: string) => `${prefix}_local_${randomBytes(12).toString('hex'
 
 /**
  * A billing provider in memory, for development and tests: checkout goes to PUBLIC_URL/dev/checkout,
- * where a person pays or cancels. Nothing survives a restart.
+ * where a person pays or cancels, and the billing portal to PUBLIC_URL/dev/billing-portal, where
+ * they switch plan or cancel at the period's end. Nothing survives a restart.
  */
 export function createLocalBilling(publicUrl: string, clock: Clock): LocalBilling {
   const customers = new Map<string, { id: string; email: string; userId: string }>();
   const sessions = new Map<string, LocalCheckoutSession>();
   const subscriptions = new Map<string, ProviderSubscription>();
+  const portalSessions = new Map<string, LocalPortalSession>();
+
+  const periodEnd = (plan: 'monthly' | 'yearly') => {
+    const end = new Date(clock.now());
+    if (plan === 'yearly') end.setUTCFullYear(end.getUTCFullYear() + 1);
+    else end.setUTCMonth(end.getUTCMonth() + 1);
+    return end;
+  };
 
   const openSession = (sessionId: string) => {
     const session = sessions.get(sessionId);
@@ -71,9 +97,10 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
       return s ? { id: s.id, customerId: s.customerId, status: s.status } : null;
     },
 
-    async createPortalSession({ returnUrl }) {
-      // The simulator has no portal: go straight back.
-      return { url: returnUrl };
+    async createPortalSession({ customerId, returnUrl }) {
+      const session: LocalPortalSession = { id: id('bps'), customerId, returnUrl, expiresAt: new Date(clock.now().getTime() + LOCAL_PORTAL_SESSION_TTL_MS) };
+      portalSessions.set(session.id, session);
+      return { url: `${publicUrl}/dev/billing-portal?session=${encodeURIComponent(session.id)}` };
     },
 
     async listSubscriptions(customerId) {
@@ -93,9 +120,7 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
 
     pay(sessionId) {
       const session = openSession(sessionId);
-      const end = new Date(clock.now());
-      if (session.plan === 'yearly') end.setUTCFullYear(end.getUTCFullYear() + 1);
-      else end.setUTCMonth(end.getUTCMonth() + 1);
+      const end = periodEnd(session.plan);
       const subscription: ProviderSubscription = {
         id: id('sub'),
         customerId: session.customerId,
@@ -117,11 +142,34 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
       return { session, redirectTo: session.cancelUrl };
     },
 
+    portalSession(sessionId) {
+      const session = portalSessions.get(sessionId);
+      return session && session.expiresAt > clock.now() ? session : undefined;
+    },
+
+    portalSubscription(customerId) {
+      const live = ['active', 'trialing', 'past_due'];
+      const own = [...subscriptions.values()].filter((s) => s.customerId === customerId);
+      const pick = own.find((s) => live.includes(s.status)) ?? own.at(-1);
+      return pick ? { ...pick } : undefined;
+    },
+
+    switchPlan(subscriptionId, plan) {
+      const s = subscriptions.get(subscriptionId);
+      if (!s) return undefined;
+      const interval = plan === 'yearly' ? 'year' : 'month';
+      if (s.interval !== interval) s.currentPeriodEnd = periodEnd(plan);
+      s.priceId = LOCAL_PRICES[plan];
+      s.interval = interval;
+      return { ...s };
+    },
+
     updateSubscription(subscriptionId, change) {
       const s = subscriptions.get(subscriptionId);
       if (!s) return undefined;
       Object.assign(s, change);
       if (change.status === 'canceled' || change.cancelAtPeriodEnd) s.canceledAt = clock.now();
+      else if (change.cancelAtPeriodEnd === false) s.canceledAt = null;
       return { ...s };
     },
   };
