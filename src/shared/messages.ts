@@ -396,6 +396,9 @@ export const messages = {
   journalPage: {
     heading: 'Your journal',
     newEntryShortcut: 'N',
+    /** Around the key: 'Press [N] for a new entry'. */
+    shortcutBefore: 'Press',
+    shortcutAfter: 'for a new entry',
     oversized: (limit: string) => `This entry is longer than ${limit} characters. You can still edit and save it, as long as it does not get longer.`,
     journalEntries: (n: number) => (n === 1 ? '1 journal entry' : `${n.toLocaleString('en-US')} journal entries`),
   },

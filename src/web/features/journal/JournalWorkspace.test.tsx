@@ -252,4 +252,16 @@ describe('live updates', () => {
     await waitFor(() => expect(api.to('GET /api/entries')).toHaveLength(entriesBefore + 1));
     await waitFor(() => expect(api.to('GET /api/stats')).toHaveLength(statsBefore + 1));
   });
+
+  it('shows the opted-out banner as soon as the user texts STOP, without a reload', async () => {
+    api.on('GET /api/profile', json(200, { is_opted_out: false }), json(200, { is_opted_out: true }));
+    api.on('POST /api/events/ticket', json(200, { ticket: 'ticket-1' }));
+    renderJournal(<JournalWorkspace />);
+    await waitFor(() => expect(api.to('GET /api/profile')).toHaveLength(1));
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    expect(screen.queryByRole('region', { name: 'Text messages' })).not.toBeInTheDocument();
+
+    act(() => FakeEventSource.instances[0]!.emit('profile.updated'));
+    expect(await screen.findByRole('region', { name: 'Text messages' })).toHaveTextContent(journalCopy.optedOutTitle);
+  });
 });

@@ -1,16 +1,19 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
+import { messages } from '../../../shared/messages';
 import { OptOutBanner, SubscriptionBanner } from './Banners';
 import { journalCopy } from './copy';
 import { EntryList } from './EntryList';
 import { ExportModal } from './ExportModal';
 import { emptyFilter } from './filters';
 import { NewEntryModal } from './NewEntryModal';
+import { OnThisDay } from './OnThisDay';
 import { useStats } from './queries';
 import { SearchBar } from './SearchBar';
 import { StatsRow } from './StatsRow';
 import { useCheckoutReturn } from './useCheckoutReturn';
 import { useLiveJournal } from './useLiveJournal';
+import { useNewEntryShortcut } from './useNewEntryShortcut';
 import { useSearchFilter } from './useSearchFilter';
 
 export interface JournalWorkspaceProps {
@@ -30,6 +33,7 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
   const [ownExportOpen, setOwnExportOpen] = useState(false);
   const stats = useStats();
   useLiveJournal();
+  useNewEntryShortcut(() => setNewEntryOpen(true));
   useCheckoutReturn();
 
   const exportIsOpen = exportOpen ?? ownExportOpen;
@@ -40,20 +44,23 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
 
   return (
     <div className="space-y-6 pb-24">
-      <OptOutBanner />
-      <SubscriptionBanner />
-      {stats.data && stats.data.total_days > 0 && <StatsRow stats={stats.data} />}
-      <SearchBar filter={filter} onFilterChange={setFilter} />
-      <EntryList filter={filter} onCreate={() => setNewEntryOpen(true)} onClearFilters={() => setFilter(emptyFilter)} />
-
+      {/* First in the tab order (it floats, so its place on screen does not change): the list below can be long. */}
       <button
         type="button"
         aria-label={journalCopy.newEntry}
+        aria-keyshortcuts="n"
+        title={`${journalCopy.newEntry} (${messages.journalPage.newEntryShortcut})`}
         onClick={() => setNewEntryOpen(true)}
         className="fixed right-5 bottom-5 z-30 flex size-14 items-center justify-center rounded-full bg-brand-700 text-white shadow-lg shadow-brand-900/25 transition hover:bg-brand-800 hover:shadow-xl sm:right-8 sm:bottom-8"
       >
         <Plus aria-hidden="true" className="size-6" />
       </button>
+      <OptOutBanner />
+      <SubscriptionBanner />
+      {stats.data && stats.data.total_days > 0 && <StatsRow stats={stats.data} />}
+      <OnThisDay />
+      <SearchBar filter={filter} onFilterChange={setFilter} />
+      <EntryList filter={filter} onCreate={() => setNewEntryOpen(true)} onClearFilters={() => setFilter(emptyFilter)} />
 
       <NewEntryModal open={newEntryOpen} onOpenChange={setNewEntryOpen} />
       <ExportModal open={exportIsOpen} onOpenChange={setExportOpen} />

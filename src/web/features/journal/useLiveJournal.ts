@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { apiRequest } from '../../api/client';
 import { sessionStore } from '../../api/session-store';
-import { invalidateJournal } from './queries';
+import { invalidateJournal, journalKeys } from './queries';
 
 /** Spec 9: realtime refreshes are debounced by 100 ms. */
 export const LIVE_REFRESH_DEBOUNCE_MS = 100;
@@ -14,7 +14,8 @@ const signedInUser = () => sessionStore.get()?.user.id ?? null;
 
 /**
  * Keeps the journal fresh while it is open: listens to GET /api/events (server-sent events) and
- * refetches entries and statistics shortly after `entries.changed`. EventSource cannot send
+ * refetches entries and statistics shortly after `entries.changed`, and the profile after
+ * `profile.updated` (texting STOP shows the opted-out banner at once). EventSource cannot send
  * headers, so each connection first trades the session for a single-use ticket
  * (POST /api/events/ticket) and puts only that in the address, never the access token. A ticket
  * opens one stream: when it drops or is refused (signed out), a new ticket is asked for later.
@@ -50,6 +51,8 @@ export function useLiveJournal(): void {
       const stream = new EventSource(`/api/events?ticket=${encodeURIComponent(ticket)}`);
       source = stream;
       stream.addEventListener('entries.changed', refresh);
+      // STOP, START or a change made in another tab: the banners and settings read the profile.
+      stream.addEventListener('profile.updated', () => void queryClient.invalidateQueries({ queryKey: journalKeys.profile }));
       stream.addEventListener('open', () => {
         // Back after a drop: whatever changed meanwhile was not heard.
         if (connectedBefore) refresh();

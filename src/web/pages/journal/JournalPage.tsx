@@ -1,6 +1,9 @@
 import { useState } from 'react';
+import { messages } from '../../../shared/messages';
+import { Spinner } from '../../components/ui/Spinner';
 import { TrialExpiredPanel } from '../../features/billing';
 import { JournalWorkspace } from '../../features/journal';
+import { journalCopy } from '../../features/journal/copy';
 import { useSubscription } from '../../features/journal/queries';
 import { subscriptionBanner } from '../../features/journal/subscription-banner';
 import { PageHead } from '../../seo/PageHead';
@@ -10,7 +13,8 @@ export function JournalPage() {
   const [exportOpen, setExportOpen] = useState(false);
   const subscription = useSubscription();
   // Spec 4: without a running trial or subscription the journal gives way to the upgrade offer
-  // (the export stays open to everyone).
+  // (the export stays open to everyone). The journal waits for the answer, so a lapsed account never
+  // asks for entries it may not read.
   const lapsed = !!subscription.data && subscriptionBanner(subscription.data).kind === 'expired';
   return (
     <div className="min-h-dvh bg-paper">
@@ -19,8 +23,25 @@ export function JournalPage() {
       {lapsed ? (
         <TrialExpiredPanel />
       ) : (
-        <main className="mx-auto max-w-4xl px-4 py-8">
-          <JournalWorkspace exportOpen={exportOpen} onExportOpenChange={setExportOpen} />
+        <main className="mx-auto max-w-4xl px-4 pt-6 pb-8 sm:pt-8">
+          <div className="mb-5 flex items-baseline justify-between gap-4">
+            <h1 className="font-serif text-2xl font-semibold tracking-tight text-ink sm:text-3xl">{messages.journalPage.heading}</h1>
+            <p className="hidden text-xs text-stone-500 sm:block">
+              {messages.journalPage.shortcutBefore}{' '}
+              <kbd className="rounded border border-stone-300 bg-white px-1.5 py-0.5 font-sans text-[0.6875rem] font-semibold text-stone-700">
+                {messages.journalPage.newEntryShortcut}
+              </kbd>{' '}
+              {messages.journalPage.shortcutAfter}
+            </p>
+          </div>
+          {subscription.isPending ? (
+            <div className="flex flex-col items-center gap-3 py-16 text-brand-700">
+              <Spinner className="size-7" label={journalCopy.loading} />
+              <p className="text-sm text-stone-500">{journalCopy.loading}</p>
+            </div>
+          ) : (
+            <JournalWorkspace exportOpen={exportOpen} onExportOpenChange={setExportOpen} />
+          )}
         </main>
       )}
     </div>
