@@ -1,15 +1,47 @@
 import { buildApp } from './app';
 import type { Config } from './config';
+import { releaseUnfinishedSends } from './sms/sends-in-flight';
 
-/** Builds the app and listens; stops cleanly on SIGINT/SIGTERM. */
+/** How long in-flight requests, jobs and sends get to finish after SIGTERM (container runtimes wait 30 s). */
+export const SHUTDOWN_GRACE_MS = 20_000;
+
+/**
+ * Builds the app and listens. On SIGTERM or SIGINT it drains: stops accepting connections, ends
+ * event streams, lets in-flight requests, inbound processing and claimed sends finish, then exits 0.
+ * If that takes longer than the grace period (or a second signal comes), texts still being sent are
+ * put back in the queue for another instance and the process exits 1.
+ */
 export async function serve(config: Config): Promise<void> {
   const app = await buildApp(config);
-  const close = async () => {
-    await app.close();
-    process.exit(0);
+  let draining = false;
+
+  const giveUp = async (reason: string) => {
+    const released = await releaseUnfinishedSends(app.ctx).catch(() => 0);
+    app.log.warn({ released }, `${reason}: unfinished sends put back in the queue`);
+    process.exit(1);
   };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (draining) {
+      void giveUp(`second ${signal}`);
+      return;
+    }
+    draining = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests and sends');
+    setTimeout(() => void giveUp('shutdown took too long'), SHUTDOWN_GRACE_MS).unref();
+    app.close().then(
+      () => {
+        app.log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Jotline is up at ${config.publicUrl}`);
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { inboundProcessingSettled } from '../sms/inbound';
+import { stopSending } from '../sms/sends-in-flight';
 import { jobDefinitions, OUTBOUND_SENDER } from './definitions';
 import { createScheduler, type JobDefinition } from './scheduler';
 
@@ -17,6 +18,8 @@ export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDe
     ctx.outbox.kick = () => scheduler.trigger(OUTBOUND_SENDER);
     app.addHook('onReady', async () => scheduler.start());
   }
+  // Shutting down: claim no more texts while in-flight requests and sends finish.
+  app.addHook('preClose', async () => stopSending(ctx));
   // Registered after the database's own hook, so it runs first (onClose runs in reverse).
   app.addHook('onClose', async () => {
     await scheduler?.stop();

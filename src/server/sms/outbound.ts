@@ -6,6 +6,7 @@ import { newId } from '../ids';
 import { SmsSendError, TWILIO_OPTED_OUT } from '../providers/sms/types';
 import { isPaused } from './commands/pause';
 import { optOutRecipient } from './opt-out';
+import { sendingStopped, trackSend } from './sends-in-flight';
 import { findMessage, findProfile, findProfileByPhone, updateMessage } from './repo';
 
 export interface QueueSmsInput {
@@ -98,9 +99,10 @@ export async function sendDueMessages(ctx: AppContext, options: { limit?: number
     .limit(options.limit ?? 50)
     .execute();
   for (const { id } of due) {
+    if (sendingStopped(ctx)) break; // shutting down: the rest stay queued for another sender
     const row = await claim(ctx, id);
     if (!row) continue; // another sender got it first
-    const result = await deliver(ctx, row);
+    const result = await trackSend(ctx, row.id, () => deliver(ctx, row));
     summary[result]++;
     ctx.metrics.outboundText(result);
   }

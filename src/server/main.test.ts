@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Resolves with the status of a plain GET, or the connection error's code. */
+function probe(port: number, path: string): Promise<number | string> {
+  return new Promise((done) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+    req.end();
+  });
+}
+
+// The real `jotline serve` process, as an operator's supervisor runs it and stops it.
+describe('jotline serve on SIGTERM', () => {
+  let dataDir: string;
+  let port: number;
+  let server: ChildProcess;
+  let output = '';
+  const exited = () =>
+    new Promise<number | null>((done) => (server.exitCode !== null ? done(server.exitCode) : server.once('exit', (code) => done(code))));
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'jotline-serve-'));
+    port = await freePort();
+    server = spawn(process.execPath, [resolve('bin/jotline.mjs'), 'serve'], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'development',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: `sqlite:${join(dataDir, 'serve.db')}`,
+        MASTER_KEY: randomBytes(32).toString('base64'),
+        LOG_LEVEL: 'info',
+        LOG_PRETTY: 'false',
+        JOBS: 'on',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    for (let i = 0; i < 300 && (await probe(port, '/healthz')) !== 200; i++) await sleep(100);
+    expect(await probe(port, '/healthz'), output).toBe(200);
+  }, 60_000);
+  afterAll(() => {
+    if (server.exitCode === null) server.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stops accepting, finishes the request in flight and its text, then exits 0', async () => {
+    const fields = new URLSearchParams({ MessageSid: 'SM' + randomBytes(16).toString('hex'), From: '+15125550123', To: '+15555550100', Body: 'sent just before the restart', NumMedia: '0' }).toString();
+    const half = Math.floor(fields.length / 2);
+    let answer = '';
+    const response = new Promise<number>((done, fail) => {
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/webhooks/twilio/sms', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          res.on('data', (chunk) => (answer += chunk));
+          res.on('end', () => done(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', fail);
+      // A slow client: half the body now, the rest after the signal.
+      req.write(fields.slice(0, half));
+      setTimeout(() => server.kill('SIGTERM'), 300);
+      setTimeout(() => req.end(fields.slice(half)), 1_500);
+    });
+
+    await sleep(1_000);
+    expect(server.exitCode, output).toBeNull(); // still draining
+    expect(['ECONNREFUSED', 503]).toContain(await probe(port, '/healthz')); // no new work taken
+
+    expect(await response).toBe(200);
+    expect(answer).toContain('<Response/>');
+    expect(await exited(), output).toBe(0);
+    expect(output).toContain('shutting down');
+
+    // Before exiting it also processed the text it had acknowledged.
+    const db = new SQLite(join(dataDir, 'serve.db'), { readonly: true });
+    try {
+      const inbound = db.prepare("select processed, kind from sms_messages where direction = 'inbound'").all();
+      expect(inbound).toEqual([{ processed: 1, kind: 'unknown_number' }]);
+      const claimed = db.prepare("select count(*) as n from sms_messages where direction = 'outbound' and status = 'sending'").get() as { n: number };
+      expect(claimed.n).toBe(0);
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+});
