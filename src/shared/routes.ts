@@ -25,6 +25,7 @@ export const webRoutes = [
   '/dev/phone',
   '/dev/mail',
   '/dev/checkout',
+  '/dev/billing-portal',
 ] as const;
 
 /** Pages rendered to HTML at build time, so crawlers read them without JavaScript. */

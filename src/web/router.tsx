@@ -47,6 +47,7 @@ export const routes: RouteObject[] = [
       { path: '/subscribe', ...lazyPage(() => import('./pages/subscribe/SubscribePage'), (m) => m.SubscribePage, RequireAuth) },
       { path: '/trial-expired', ...lazyPage(() => import('./pages/trial-expired/TrialExpiredPage'), (m) => m.TrialExpiredPage, RequireAuth) },
       { path: '/dev/checkout', ...lazyPage(() => import('./pages/dev-checkout/DevCheckoutPage'), (m) => m.DevCheckoutPage) },
+      { path: '/dev/billing-portal', ...lazyPage(() => import('./pages/dev-billing-portal/DevBillingPortalPage'), (m) => m.DevBillingPortalPage) },
       { path: '/admin/login', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminLoginPage) },
       { path: '/admin/dashboard', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminDashboardPage, RequireAdmin) },
       { path: '/admin/dashboard/subscribers', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminSubscribersPage, RequireAdmin) },

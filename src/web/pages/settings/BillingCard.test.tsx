@@ -54,6 +54,16 @@ describe('billing and subscription', () => {
     expect(card.queryByRole('link', { name: 'Upgrade Now' })).not.toBeInTheDocument();
   });
 
+  it('tells a subscriber who cancelled when the subscription ends, and keeps Manage Billing to undo it', async () => {
+    installSettingsApi(buildProfile(), { ...paidSubscription('yearly'), cancel_at_period_end: true });
+    renderSettings();
+    const card = await billingCard();
+    expect(await card.findByText('Yearly')).toBeInTheDocument();
+    expect(card.getByText(/Your subscription is cancelled and ends on March 3, 2027\./)).toBeInTheDocument();
+    expect(card.queryByText(/current billing period ends/)).not.toBeInTheDocument();
+    expect(card.getByRole('button', { name: settingsCopy.manageBilling })).toBeInTheDocument();
+  });
+
   it('Manage Billing opens the billing portal', async () => {
     const api = installSettingsApi(buildProfile(), paidSubscription());
     api.on('POST /api/billing/portal', reply(200, { url: 'https://billing.example.com/session/abc' }));

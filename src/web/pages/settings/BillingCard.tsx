@@ -64,10 +64,17 @@ function SubscriberBilling({ status }: { status: SubscriptionResponse }) {
   const open = () => portal.mutate(undefined, { onError: () => toast.error(settingsCopy.portalFailed) });
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-      <p className="max-w-md text-sm leading-6 text-stone-600">
-        {periodEnd && <>Your current billing period ends on {periodEnd}. </>}
-        Change your plan, update your card, see invoices or cancel in the billing portal.
-      </p>
+      {status.cancel_at_period_end ? (
+        <p className="max-w-md text-sm leading-6 text-stone-600">
+          <span className="font-medium text-ink">{periodEnd ? `${messages.billingManagement.cancelsOn} ${periodEnd}.` : 'Your subscription is cancelled.'}</span>{' '}
+          Until then everything stays open; export your journal before it ends, or keep your subscription in the billing portal.
+        </p>
+      ) : (
+        <p className="max-w-md text-sm leading-6 text-stone-600">
+          {periodEnd && <>Your current billing period ends on {periodEnd}. </>}
+          Change your plan, update your card, see invoices or cancel in the billing portal.
+        </p>
+      )}
       {/* Still busy after success: the browser is on its way to the portal. */}
       <Button variant="secondary" onClick={open} loading={portal.isPending || portal.isSuccess} className="shrink-0 self-start sm:self-auto">
         <ExternalLink aria-hidden="true" className="size-4" />
