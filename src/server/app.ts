@@ -12,7 +12,7 @@ import { systemClock, type Clock } from './clock';
 import { registerCompression } from './compression/index';
 import { resolveMasterKey, type Config } from './config';
 import type { AppContext } from './context';
-import { createTextCipher } from './crypto/encryption';
+import { createTextCipher, SYSTEM_SUBJECT } from './crypto/encryption';
 import { deriveKey } from './crypto/tokens';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database';
 import { devCheckoutRoutes } from './dev/checkout-routes';
@@ -84,6 +84,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links') },
     outbox: { kick: () => {} },
   };
+
+  // Stored message bodies are sealed with the system key: derive it now, off the event loop.
+  await ctx.cipher.prepare(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt);
 
   const app = Fastify({
     // Never log bodies or tokens: only method, path (no query string) and status (logging/logger.ts).

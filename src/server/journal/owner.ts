@@ -27,12 +27,16 @@ async function readProfile(ctx: AppContext, userId: string) {
   const cache = saltCache(ctx);
   if (cache.size >= MAX_CACHED_SALTS) cache.clear();
   cache.set(userId, profile.key_salt);
+  await ctx.cipher.prepare(userId, profile.key_salt);
   return profile;
 }
 
-/** The user's key salt (cached). */
+/** The user's key salt (cached), with their key ready. */
 export async function ownerSalt(ctx: AppContext, userId: string): Promise<string> {
-  return saltCache(ctx).get(userId) ?? (await readProfile(ctx, userId)).key_salt;
+  const salt = saltCache(ctx).get(userId);
+  if (salt === undefined) return (await readProfile(ctx, userId)).key_salt;
+  await ctx.cipher.prepare(userId, salt);
+  return salt;
 }
 
 /** Salt and current timezone (default UTC) of the journal's owner. */

@@ -1,0 +1,50 @@
+import { createCipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createTextCipher, newKeySalt } from './encryption';
+
+const masterKey = randomBytes(32);
+
+/** A value sealed the way rows were sealed before HKDF keys: PBKDF2 over master key ‖ user id. */
+function sealedWithPbkdf2(userId: string, salt: string, plaintext: string): string {
+  const key = pbkdf2Sync(Buffer.concat([masterKey, Buffer.from(userId)]), Buffer.from(salt, 'base64'), 100_000, 32, 'sha256');
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return 'ENC:' + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
+}
+
+describe('the text cipher', () => {
+  it('seals and opens text for its owner only, with a fresh IV each time', () => {
+    const cipher = createTextCipher(masterKey);
+    const salt = newKeySalt();
+    const sealed = cipher.encrypt('user-a', salt, 'Dinner with Nora 🍝');
+    expect(sealed).toMatch(/^ENC:/);
+    expect(sealed).not.toContain('Nora');
+    expect(cipher.encrypt('user-a', salt, 'Dinner with Nora 🍝')).not.toBe(sealed);
+    expect(cipher.decrypt('user-a', salt, sealed)).toBe('Dinner with Nora 🍝');
+    // Another user, another salt or another master key cannot open it: the stored value comes back as is.
+    expect(cipher.decrypt('user-b', salt, sealed)).toBe(sealed);
+    expect(cipher.decrypt('user-a', newKeySalt(), sealed)).toBe(sealed);
+    expect(createTextCipher(randomBytes(32)).decrypt('user-a', salt, sealed)).toBe(sealed);
+  });
+
+  it('gives new accounts HKDF keys, and still opens rows sealed under the older PBKDF2 keys', () => {
+    const cipher = createTextCipher(masterKey);
+    expect(newKeySalt()).toMatch(/^h1:[A-Za-z0-9+/]{22}==$/);
+    const oldSalt = randomBytes(16).toString('base64');
+    const old = sealedWithPbkdf2('user-old', oldSalt, 'Written in 2025');
+    expect(cipher.decrypt('user-old', oldSalt, old)).toBe('Written in 2025');
+    expect(cipher.decrypt('user-old', oldSalt, cipher.encrypt('user-old', oldSalt, 'and since'))).toBe('and since');
+  });
+
+  it('derives an older PBKDF2 key off the event loop when prepared', async () => {
+    const cipher = createTextCipher(masterKey);
+    const oldSalt = randomBytes(16).toString('base64');
+    let loopRan = false;
+    setImmediate(() => (loopRan = true));
+    await cipher.prepare('user-old', oldSalt);
+    // Derived in line, the event loop would not have turned before prepare finished.
+    expect(loopRan).toBe(true);
+    expect(cipher.decrypt('user-old', oldSalt, sealedWithPbkdf2('user-old', oldSalt, 'ready'))).toBe('ready');
+  });
+});
