@@ -30,7 +30,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     JOBS: 'off',
     ...env,
   });
-  const clock = manualClock(new Date());
+  const clock = manualClock(process.env.TEST_NOW ? new Date(process.env.TEST_NOW) : new Date());
   const app = await buildApp(config, { clock, serveWeb: false });
   await app.ready();
   return {
