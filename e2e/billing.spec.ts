@@ -30,3 +30,45 @@ test('a trial user upgrades through checkout and the trial banner gives way to t
   await expect(page.getByText('Yearly').first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Manage Billing' })).toBeVisible();
 });
+
+test('a subscriber is sent to Manage Billing instead of paying twice, and switches plan and cancels there', async ({ page, request }) => {
+  await signUpVerified(page, request);
+  await page.goto('/subscribe');
+  await page.getByRole('button', { name: 'Choose Yearly' }).click();
+  await expect(page).toHaveURL(/\/dev\/checkout/);
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByText('Subscription activated!').first()).toBeVisible();
+
+  // A second plan is refused: the page says so and points to Manage Billing.
+  await page.goto('/subscribe');
+  await expect(page.getByText('Your subscription is active. To switch plans, update your card or cancel, use Manage Billing.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Current plan' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Choose Monthly' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'You already have a subscription' });
+  await expect(refusal).toBeVisible();
+  await expect(page).toHaveURL(/\/subscribe$/);
+  await refusal.getByRole('button', { name: 'Manage Billing' }).click();
+
+  // The simulator's billing portal: switch to monthly, then cancel at the period's end.
+  await expect(page).toHaveURL(/\/dev\/billing-portal\?session=/);
+  await expect(page.getByText('Jotline Yearly')).toBeVisible();
+  await page.getByRole('button', { name: /^Switch to Monthly/ }).click();
+  await expect(page.getByText('Plan switched: Monthly')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByText('Your subscription will end at the close of the current billing period.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to settings' }).click();
+
+  await expect(page).toHaveURL(/\/settings$/);
+  const billing = page.getByRole('region', { name: 'Billing and subscription' });
+  await expect(billing.getByText('Monthly')).toBeVisible();
+  await expect(billing.getByText(/Your subscription is cancelled and ends on/)).toBeVisible();
+
+  // Changed their mind: keep it, from settings again.
+  await billing.getByRole('button', { name: 'Manage Billing' }).click();
+  await expect(page).toHaveURL(/\/dev\/billing-portal\?session=/);
+  await page.getByRole('button', { name: 'Keep my subscription' }).click();
+  await expect(page.getByText('Your subscription will renew as usual.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to settings' }).click();
+  await expect(billing.getByText(/Your current billing period ends on/)).toBeVisible();
+  await expect(billing.getByText('Monthly')).toBeVisible();
+});
