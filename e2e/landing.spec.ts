@@ -6,13 +6,14 @@ test('a visitor reads the landing page and finds the way to sign up', async ({ p
   await expect(page.getByRole('heading', { level: 1 })).toContainText('The easiest way to keep a journal');
   await expect(page.locator('a[href^="sms:"]').first()).toBeVisible();
 
-  // The FAQ keeps one answer open at a time.
-  const questions = page.locator('#faq').getByRole('button');
-  await questions.nth(0).click();
-  await expect(questions.nth(0)).toHaveAttribute('aria-expanded', 'true');
-  await questions.nth(1).click();
-  await expect(questions.nth(1)).toHaveAttribute('aria-expanded', 'true');
-  await expect(questions.nth(0)).toHaveAttribute('aria-expanded', 'false');
+  // The FAQ keeps one answer open at a time, by mouse and by keyboard.
+  const answers = page.locator('#faq details');
+  await answers.nth(0).locator('summary').click();
+  await expect(answers.nth(0)).toHaveAttribute('open', '');
+  await answers.nth(1).locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(answers.nth(1)).toHaveAttribute('open', '');
+  await expect(answers.nth(0)).not.toHaveAttribute('open', '');
 
   await page.getByRole('link', { name: 'Start journaling for free' }).click();
   await expect(page).toHaveURL(/\/sign-up$/);

@@ -26,8 +26,10 @@ export async function buildAll({ quiet = false } = {}) {
   const { prerender } = await import(pathToFileURL(join(ssrDir, 'prerender.js')).href);
   const template = readFileSync(join(webDir, 'index.html'), 'utf8');
   rmSync(join(webDir, 'prerendered'), { recursive: true, force: true });
+  // The public pages are complete as HTML: they ship without the app's scripts (see prerender.tsx).
+  const withoutApp = template.replace(/\s*<script type="module"[^>]*><\/script>/g, '').replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
   for (const page of await prerender()) {
-    const html = template
+    const html = (page.runsApp ? template : withoutApp)
       .replace(/\s*<meta name="robots"[^>]*>/, '')
       .replace(/<title[^>]*>[^<]*<\/title>/, '')
       // Functions, so a '$' in the page (prices) is never read as a replacement pattern.

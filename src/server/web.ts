@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { authTabTarget } from '../shared/auth-tab';
-import { isWebRoute, prerenderedFile } from '../shared/routes';
+import { isWebRoute, NOT_FOUND_PAGE_FILE, prerenderedFile } from '../shared/routes';
 import { preferredEncoding, varyOnEncoding, type ContentEncoding } from './compression/index';
 
 /** Where `npm run build` puts the web app. */
@@ -55,9 +55,11 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
     if (!available) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    const pre = prerenderedFile(path);
-    const file = pre && existsSync(join(root, pre)) ? pre : 'index.html';
-    reply.status(isWebRoute(path) ? 200 : 404).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    const known = isWebRoute(path);
+    // A page the build rendered (a public page, or the 404 page) is served as that HTML; others get the app shell.
+    const pre = known ? prerenderedFile(path) : NOT_FOUND_PAGE_FILE;
+    const file = pre && html(pre) ? pre : 'index.html';
+    reply.status(known ? 200 : 404).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     const compressed = encoding ? html(file, encoding) : null;
     if (encoding && compressed) return reply.header('content-encoding', encoding).send(compressed);

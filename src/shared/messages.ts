@@ -43,6 +43,10 @@ export const messages = {
     successTitle: 'Account created!',
     success: 'Check your phone for verification instructions.',
     phoneHelp: 'Each phone number can be used for only one account.',
+    /** The pre-rendered page's description, for search results and share cards. */
+    metaDescription: 'Create your Jotline account and keep a journal by text message. Your 10-day free trial starts today. No credit card required.',
+    noScriptTitle: 'JavaScript is turned off',
+    noScript: 'Creating an account needs JavaScript. Turn it on in your browser settings and reload this page.',
     /** The server's answer for a taken email; the web shows accountExists. */
     alreadyRegistered: 'User already registered',
     emailRequired: 'Email is required',

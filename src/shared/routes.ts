@@ -29,7 +29,10 @@ export const webRoutes = [
 ] as const;
 
 /** Pages rendered to HTML at build time, so crawlers read them without JavaScript. */
-export const prerenderedRoutes = ['/', '/privacy'] as const;
+export const prerenderedRoutes = ['/', '/privacy', '/terms', '/support', '/sign-up'] as const;
+
+/** The pre-rendered 404 page, served (with a 404 status) for paths outside webRoutes. */
+export const NOT_FOUND_PAGE_FILE = 'prerendered/404.html';
 
 export function isWebRoute(path: string): boolean {
   const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;

@@ -1,25 +1,45 @@
 import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { RequireAdmin } from './features/admin/RequireAdmin';
+import { loadAppProviders } from './app-shell/app-providers';
+import { RootLayout } from './app-shell/RootLayout';
 import { RedirectIfSignedIn, RequireAuth } from './features/auth/guards';
 import { authTabRedirect } from './pages/auth-tab/auth-tab-redirect';
-import { SupportPage, TermsPage } from './pages/legal/LegalPages';
-import { LandingPage } from './pages/landing/LandingPage';
-import { NotFoundPage } from './pages/not-found/NotFoundPage';
-import { PrivacyPage } from './pages/privacy/PrivacyPage';
 import { RouteErrorPage } from './pages/route-error/RouteErrorPage';
 
 type Guard = (props: { children: ReactNode }) => ReactNode;
+/** A guard, or one loaded with its page (so what it imports stays out of the main bundle). */
+type GuardSource = Guard | { load: () => Promise<Guard> };
+
+/** Admin pages: its queries pull in the admin schemas (zod), which the public pages never need. */
+const RequireAdmin: GuardSource = { load: () => import('./features/admin/RequireAdmin').then((m) => m.RequireAdmin) };
 
 /**
- * A route whose page loads as its own chunk. The public pages stay in the main bundle: they are
- * pre-rendered, and the first render must replace that HTML without a blank frame.
+ * A public page (landing, privacy, legal, 404). Opened from outside, the server sends its pre-rendered
+ * HTML without the app; inside the app (after signing out, a footer link) it loads as its own chunk.
  */
-function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType, guard?: Guard): Pick<RouteObject, 'lazy'> {
+function publicPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pick<RouteObject, 'lazy'> {
   return {
     lazy: async () => {
       const Page = pick(await load());
-      const Wrap = guard;
+      return { element: <Page /> };
+    },
+  };
+}
+
+/**
+ * A route whose page loads as its own chunk, with the app's providers (TanStack Query, the session,
+ * toasts). main.tsx renders once the first page's chunk is in, so a pre-rendered page (sign-up) is
+ * replaced without a blank frame.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType, guard?: GuardSource): Pick<RouteObject, 'lazy'> {
+  return {
+    lazy: async () => {
+      const [module, Wrap] = await Promise.all([
+        load(),
+        guard && 'load' in guard ? guard.load() : guard,
+        loadAppProviders(),
+      ]);
+      const Page = pick(module);
       return { element: Wrap ? <Wrap><Page /></Wrap> : <Page /> };
     },
   };
@@ -27,12 +47,13 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType,
 
 export const routes: RouteObject[] = [
   {
+    element: <RootLayout />,
     errorElement: <RouteErrorPage />,
     children: [
-      { path: '/', element: <LandingPage /> },
-      { path: '/privacy', element: <PrivacyPage /> },
-      { path: '/terms', element: <TermsPage /> },
-      { path: '/support', element: <SupportPage /> },
+      { path: '/', ...publicPage(() => import('./pages/landing/LandingPage'), (m) => m.LandingPage) },
+      { path: '/privacy', ...publicPage(() => import('./pages/privacy/PrivacyPage'), (m) => m.PrivacyPage) },
+      { path: '/terms', ...publicPage(() => import('./pages/legal/LegalPages'), (m) => m.TermsPage) },
+      { path: '/support', ...publicPage(() => import('./pages/legal/LegalPages'), (m) => m.SupportPage) },
       { path: '/sign-in', ...lazyPage(() => import('./pages/sign-in/SignInPage'), (m) => m.SignInPage, RedirectIfSignedIn) },
       { path: '/sign-up', ...lazyPage(() => import('./pages/sign-up/SignUpPage'), (m) => m.SignUpPage, RedirectIfSignedIn) },
       {
@@ -56,7 +77,7 @@ export const routes: RouteObject[] = [
       { path: '/admin/user-management', ...lazyPage(() => import('./pages/admin'), (m) => m.AdminUserManagementPage, RequireAdmin) },
       { path: '/dev/phone', ...lazyPage(() => import('./pages/dev-phone/DevPhonePage'), (m) => m.DevPhonePage) },
       { path: '/dev/mail', ...lazyPage(() => import('./pages/dev-mail/DevMailPage'), (m) => m.DevMailPage) },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', ...publicPage(() => import('./pages/not-found/NotFoundPage'), (m) => m.NotFoundPage) },
     ],
   },
 ];

@@ -1,4 +1,4 @@
-import { CONTENT_WARNING_RATIO, ENTRY_CONTENT_MAX } from '../../../shared/journal';
+import { CONTENT_WARNING_RATIO, ENTRY_CONTENT_MAX } from '../../../shared/journal-rules';
 import { cn } from '../../components/ui/cn';
 
 const format = (n: number) => n.toLocaleString('en-US');

@@ -1,6 +1,6 @@
 import { ImagePlus, X } from 'lucide-react';
 import { useEffect, useState, type ChangeEvent } from 'react';
-import { formatMegabytes, PHOTOS_PER_ENTRY_MAX } from '../../../shared/journal';
+import { formatMegabytes, PHOTOS_PER_ENTRY_MAX } from '../../../shared/journal-rules';
 import { Alert } from '../../components/ui/Alert';
 import { buttonClasses } from '../../components/ui/Button';
 import { PHOTO_ACCEPT, selectPhotos, type PhotoRoom } from './photo-rules';

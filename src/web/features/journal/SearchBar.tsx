@@ -1,6 +1,6 @@
 import { Search, SlidersHorizontal, X } from 'lucide-react';
 import { useId, useState } from 'react';
-import { splitTags } from '../../../shared/journal';
+import { splitTags } from '../../../shared/journal-rules';
 import { Button } from '../../components/ui/Button';
 import { Checkbox } from '../../components/ui/Checkbox';
 import { cn } from '../../components/ui/cn';

@@ -1,4 +1,4 @@
-import { ENTRY_SOURCES, splitTags, type EntrySource } from '../../../shared/journal';
+import { ENTRY_SOURCES, splitTags, type EntrySource } from '../../../shared/journal-rules';
 
 export type SourceFilter = 'all' | EntrySource;
 

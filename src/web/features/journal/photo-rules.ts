@@ -5,7 +5,7 @@ import {
   PHOTOS_PER_ENTRY_MAX_BYTES,
   photosTooLargeMessage,
   photosWouldExceedMessage,
-} from '../../../shared/journal';
+} from '../../../shared/journal-rules';
 import { messages } from '../../../shared/messages';
 
 /** The file picker's accept list: any image, then the checks below say which ones we keep. */

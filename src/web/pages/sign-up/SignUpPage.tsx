@@ -1,13 +1,18 @@
+import { use } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { TRIAL_DAYS } from '../../../shared/limits';
+import { messages } from '../../../shared/messages';
 import { Alert } from '../../components/ui/Alert';
-import { PageHead } from '../../seo/PageHead';
+import { HeadCollectorContext, PageHead } from '../../seo/PageHead';
 import { AuthLayout, textLinkClasses } from '../../features/auth/AuthLayout';
 import { SignUpForm } from './SignUpForm';
 
 export function SignUpPage() {
   const [params] = useSearchParams();
   const timedOut = params.get('timeout') === 'true';
+  // Pre-rendered, the form shows before the app has loaded; typing there would be lost when the app
+  // takes over, so its fields stay disabled until then (and, without JavaScript, the note says why).
+  const prerendering = use(HeadCollectorContext) !== null;
   return (
     <AuthLayout
       title="Start your journal"
@@ -21,13 +26,25 @@ export function SignUpPage() {
         </>
       }
     >
-      <PageHead title="Create your account · Jotline" />
+      <PageHead title="Create your account · Jotline" description={messages.signUp.metaDescription} path="/sign-up" />
+      {/* The page is pre-rendered; without JavaScript the form cannot send, so say why. */}
+      <noscript>
+        <Alert tone="info" title={messages.signUp.noScriptTitle} className="mb-5">
+          {messages.signUp.noScript}
+        </Alert>
+      </noscript>
       {timedOut && (
         <Alert tone="info" title="Phone verification timed out" className="mb-5">
           We didn't hear back from your phone in time. Please sign up again to get a new verification text.
         </Alert>
       )}
-      <SignUpForm />
+      {prerendering ? (
+        <fieldset disabled className="min-w-0">
+          <SignUpForm />
+        </fieldset>
+      ) : (
+        <SignUpForm />
+      )}
     </AuthLayout>
   );
 }
