@@ -414,6 +414,8 @@ export const messages = {
     start: 'Import',
     uploading: 'Uploading',
     processing: 'Importing entries...',
+    cancel: 'Cancel',
+    openJournal: 'Open your journal',
     result: (imported: number, skipped: number) => `Imported ${imported} ${imported === 1 ? 'entry' : 'entries'}, skipped ${skipped}`,
     photosSkipped: (n: number) =>
       `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: not a JPEG, PNG, GIF or WebP image, or past the 10 photos (10 MB) an entry holds.`,

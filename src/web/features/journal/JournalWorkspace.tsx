@@ -7,6 +7,7 @@ import { EntryList } from './EntryList';
 import { ExportModal } from './ExportModal';
 import { emptyFilter } from './filters';
 import { NewEntryModal } from './NewEntryModal';
+import { OnThisDay } from './OnThisDay';
 import { useStats } from './queries';
 import { SearchBar } from './SearchBar';
 import { StatsRow } from './StatsRow';
@@ -57,6 +58,7 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
       <OptOutBanner />
       <SubscriptionBanner />
       {stats.data && stats.data.total_days > 0 && <StatsRow stats={stats.data} />}
+      <OnThisDay />
       <SearchBar filter={filter} onFilterChange={setFilter} />
       <EntryList filter={filter} onCreate={() => setNewEntryOpen(true)} onClearFilters={() => setFilter(emptyFilter)} />
 

@@ -11,6 +11,8 @@ export const journalKeys = {
   stats: ['journal', 'stats'] as const,
   subscription: ['subscription'] as const,
   profile: ['profile'] as const,
+  /** Outside entries: its answer is {entries}, not pages of a list. */
+  onThisDay: ['journal', 'on-this-day'] as const,
 };
 
 /** Spec 9: the entry read retries 2 times. An answer that will not change (4xx) is not retried. */
@@ -63,6 +65,7 @@ export function invalidateJournal(queryClient: QueryClient): Promise<void> {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: journalKeys.entries }),
     queryClient.invalidateQueries({ queryKey: journalKeys.stats }),
+    queryClient.invalidateQueries({ queryKey: journalKeys.onThisDay }),
   ]).then(() => undefined);
 }
 

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { messages } from '../../../shared/messages';
 import { settingsCopy } from './copy';
 import { ReminderTimePicker, Select } from './ReminderTimePicker';
 import { SettingSwitch } from './SettingSwitch';
@@ -64,6 +65,13 @@ export function AutomatedMessagesFields(props: {
         help="Your daily reminder asks a question to write about. Turn this off for a plain reminder."
         checked={value.prompts_enabled}
         onCheckedChange={(prompts_enabled) => onChange({ prompts_enabled })}
+        disabled={optedOut || !value.reminder_enabled}
+      />
+      <SettingSwitch
+        label={messages.onThisDay.switchLabel}
+        help={messages.onThisDay.switchHint}
+        checked={value.on_this_day_enabled}
+        onCheckedChange={(on_this_day_enabled) => onChange({ on_this_day_enabled })}
         disabled={optedOut || !value.reminder_enabled}
       />
     </div>

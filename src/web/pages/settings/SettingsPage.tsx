@@ -7,6 +7,7 @@ import { ExportModal } from '../../features/journal';
 import { PageHead } from '../../seo/PageHead';
 import { JournalHeader } from '../journal/JournalHeader';
 import { BillingCard } from './BillingCard';
+import { ImportCard } from './ImportCard';
 import { JournalNumberSection } from './JournalNumberSection';
 import { settingsCopy } from './copy';
 import { ReminderSettingsForm } from './ReminderSettingsForm';
@@ -67,6 +68,7 @@ function SettingsContent() {
       <JournalNumberSection />
       <BillingCard />
       <ReminderSettingsForm profile={profile.data} />
+      <ImportCard />
     </div>
   );
 }

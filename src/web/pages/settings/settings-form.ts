@@ -9,6 +9,7 @@ export interface ReminderSettings {
   reminder_timezone: string;
   weekly_recap_enabled: boolean;
   prompts_enabled: boolean;
+  on_this_day_enabled: boolean;
 }
 
 /** Spec 3: defaults when the profile has no value. */
@@ -18,6 +19,7 @@ export const DEFAULT_REMINDER_SETTINGS: ReminderSettings = {
   reminder_timezone: 'America/New_York',
   weekly_recap_enabled: true,
   prompts_enabled: true,
+  on_this_day_enabled: true,
 };
 
 const FIELDS = Object.keys(DEFAULT_REMINDER_SETTINGS) as Array<keyof ReminderSettings>;
@@ -32,6 +34,7 @@ export function settingsFromProfile(profile: Partial<ProfileResponse> | null | u
     reminder_timezone: profile?.reminder_timezone || d.reminder_timezone,
     weekly_recap_enabled: profile?.weekly_recap_enabled ?? d.weekly_recap_enabled,
     prompts_enabled: profile?.prompts_enabled ?? d.prompts_enabled,
+    on_this_day_enabled: profile?.on_this_day_enabled ?? d.on_this_day_enabled,
   };
 }
 

@@ -23,6 +23,7 @@ export function buildProfile(overrides: Partial<ProfileResponse> = {}): ProfileR
     reminder_timezone: 'America/New_York',
     weekly_recap_enabled: true,
     prompts_enabled: true,
+    on_this_day_enabled: true,
     paused_until: null,
     journal_number: '+15555550100',
     ...overrides,
