@@ -16,6 +16,7 @@ import { smsTexts } from '../sms/texts';
 import { AUTH_LIMITS, type Client } from './limits';
 import { issueOneTimeToken } from './one-time-tokens';
 import { hashPassword } from './passwords';
+import { deleteStoredFiles, removePendingSignUpsHolding } from './pending-sign-ups';
 import { emailExists, insertAccount, isUniqueViolation, phoneExists } from './repo';
 
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
@@ -57,7 +58,7 @@ export async function createAccount(db: Db, clock: Clock, account: NewAccount): 
   return id;
 }
 
-/** One account per e-mail address and per phone number (e-mail is reported first). */
+/** One account per e-mail address and per verified phone number (e-mail is reported first). */
 async function refuseTakenIdentity(db: Db, email: string, phone: string): Promise<void> {
   if (await emailExists(db, email)) throw conflict(messages.signUp.alreadyRegistered);
   if (await phoneExists(db, phone)) throw conflict(messages.signUp.phoneTaken);
@@ -85,7 +86,9 @@ export async function signUp(ctx: AppContext, request: SignUpRequest, client: Cl
   await enforceSignUpLimits(ctx, values.email, values.phoneNumber, client);
   const passwordHash = await hashPassword(values.password);
   try {
-    const account = await ctx.db.transaction().execute(async (trx) => {
+    const { account, replacedFiles } = await ctx.db.transaction().execute(async (trx) => {
+      // A pending sign-up holds neither the number nor the address: the newest sign-up takes over.
+      const replacedFiles = await removePendingSignUpsHolding(trx, { email: values.email, phone: values.phoneNumber });
       await refuseTakenIdentity(trx, values.email, values.phoneNumber);
       const userId = await createAccount(trx, ctx.clock, { email: values.email, phone: values.phoneNumber, passwordHash, timezone: values.timezone });
       const verificationToken = await issueOneTimeToken(trx, ctx.clock.now(), userId, 'phone_verification');
@@ -93,8 +96,9 @@ export async function signUp(ctx: AppContext, request: SignUpRequest, client: Cl
         { ...ctx, db: trx },
         { userId, to: values.phoneNumber, body: smsTexts.verification(), kind: 'verification', dedupeKey: `verification:${userId}` },
       );
-      return { userId, verificationToken };
+      return { account: { userId, verificationToken }, replacedFiles };
     });
+    await deleteStoredFiles(ctx, replacedFiles);
     // Queued inside the transaction, where another connection could not see it yet: send it now.
     ctx.outbox.kick();
     return account;

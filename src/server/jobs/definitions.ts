@@ -1,3 +1,4 @@
+import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
 import { sweepInboundMessages } from '../sms/inbound-sweep';
@@ -10,4 +11,5 @@ export const jobDefinitions: JobDefinition[] = [
   { name: OUTBOUND_SENDER, everyMs: 1_000, run: (ctx) => sendDueMessages(ctx) },
   { name: 'inbound-sweep', everyMs: 10_000, run: (ctx) => sweepInboundMessages(ctx) },
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
+  { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
 ];

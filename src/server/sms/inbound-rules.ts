@@ -1,4 +1,5 @@
 import { messages } from '../../shared/messages';
+import { isLapsedSignUp } from '../auth/pending-sign-ups';
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
 import type { Profile } from '../db/tables';
@@ -71,6 +72,11 @@ export async function handleInboundText(ctx: AppContext, text: ReceivedText): Pr
     return { kind: 'opt_in', userId };
   }
   if (keyword === 'yes' && profile && !profile.phone_verified) {
+    // A sign-up whose verification window has passed is gone (or about to be): sign up again.
+    if (await isLapsedSignUp(ctx.db, profile, ctx.clock.now())) {
+      await signUpHint(ctx, text.from, today);
+      return { kind: 'unverified', userId };
+    }
     if (await markPhoneVerified(ctx.db, profile.id, ctx.clock.now().toISOString())) {
       ctx.events.publish(profile.id, { type: 'profile.updated', phone_verified: true });
       await confirm('welcome', smsTexts.welcome());
