@@ -2,6 +2,7 @@ import 'dotenv/config';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
+import { backupCommand } from './backup/cli';
 import { createDemoAccount } from './demo/demo-account';
 import { serve } from './main';
 import { reminderTickCommand } from './reminders/cli';
@@ -14,7 +15,9 @@ const usage = `Usage: jotline <command>
   admin revoke EMAIL         take admin rights away
   demo                       create (or recreate) the demo account, with a year of entries and photos
   reminders tick [--at ISO]  run one reminder pass as of that instant (default now), e.g.
-                             --at 2026-11-22T20:00:00-05:00; prints what was queued`;
+                             --at 2026-11-22T20:00:00-05:00; prints what was queued
+  backup FILE                copy the SQLite database to FILE while the service runs
+                             (on PostgreSQL, prints the pg_dump recipe)`;
 
 async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
   const config = loadConfig();
@@ -68,6 +71,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'demo':
       return demo();
+    case 'backup':
+      return backupCommand(rest);
     case 'reminders':
       if (rest[0] === 'tick') return reminderTickCommand(rest.slice(1));
       break;

@@ -15,14 +15,20 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** The SQLite file a database URL names (`:memory:` for an in-memory one), or null for PostgreSQL. */
+export function sqliteFileOf(url: string): string | null {
+  return /^postgres(ql)?:\/\//.test(url) ? null : url.replace(/^(sqlite|file):/, '');
+}
+
 /** Opens SQLite (`sqlite:/path/file.db`, `file:…`, `sqlite::memory:`) or PostgreSQL (`postgres://…`). */
 export function openDatabase(url: string): DatabaseHandle {
-  if (/^postgres(ql)?:\/\//.test(url)) {
+  const sqliteFile = sqliteFileOf(url);
+  if (sqliteFile === null) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  const file = url.replace(/^(sqlite|file):/, '');
+  const file = sqliteFile;
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
