@@ -21,6 +21,7 @@ import { devPhoneRoutes } from './dev/phone-routes';
 import { createLocalEventBus } from './events';
 import { createPgEventBus } from './events/pg-bus';
 import { registerErrorHandler } from './http/error-handler';
+import { registerNoStoreForApi } from './http/no-store';
 import { importRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(formbody);
   await registerCompression(app);
   registerErrorHandler(app);
+  registerNoStoreForApi(app);
   registerMetrics(app);
 
   app.get('/healthz', async () => {
