@@ -466,6 +466,10 @@ export const messages = {
     summaryCanceled: 'Subscription cancelled with the payment provider before deletion',
     summaryNoSubscription: 'No active subscription to cancel',
   },
+  /** PDF export is made in a small pool of workers (issue 8, defect 3). */
+  pdfExport: {
+    busy: 'A lot of PDFs are being made right now. Please try again in a minute.',
+  },
 } as const;
 
 /** The spec writes many toasts as 'Title: description'; this joins them the same way. */

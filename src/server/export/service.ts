@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { ExportQuery } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
-import { invalidInput } from '../errors';
+import { invalidInput, rateLimited } from '../errors';
 import type { CachedEntry } from '../journal/cache';
 import { localDate } from '../journal/dates';
 import { loadOwner } from '../journal/owner';
@@ -10,7 +10,8 @@ import { takeExportAllowance } from './allowance';
 import type { ExportInput } from './format';
 import { renderJson } from './json';
 import { renderMarkdown } from './markdown';
-import { newPdfDocument, renderPdf } from './pdf';
+import { pdfWorkers } from './pdf-worker/pool';
+import { readPhotoForExport } from './pdf-worker/read-photo';
 import { renderText } from './text';
 
 export interface ExportFile {
@@ -41,16 +42,17 @@ export async function exportJournal(ctx: AppContext, userId: string, query: Expo
     .sort(newestFirst);
   if (entries.length === 0) throw invalidInput(query.from || query.to ? messages.entries.exportEmptyRange : messages.entries.exportEmpty);
   const embedsPhotos = query.format === 'pdf' && query.photos && entries.some((e) => e.photos.length > 0);
+  // Checked before the allowance is spent: a busy moment must not use up the user's exports.
+  if (query.format === 'pdf' && !pdfWorkers.hasRoom()) throw rateLimited(messages.pdfExport.busy);
   await takeExportAllowance(ctx, userId, embedsPhotos);
 
   const exportedAt = ctx.clock.now();
   const input: ExportInput = { entries, timezone: owner.timezone, exportedAt, today: localDate(exportedAt, owner.timezone), from: query.from, to: query.to, photos: query.photos };
   const fileName = `journal-export-${input.today}.${query.format}`;
   if (query.format === 'pdf') {
-    const doc = newPdfDocument();
-    // The document streams out while it is written; a failure part-way ends the download.
-    renderPdf(doc, input, ctx.storage).catch((error: unknown) => doc.destroy(error as Error));
-    return { fileName, contentType: 'application/pdf', body: doc };
+    // Rendered in a worker thread, streamed out as it is written; a failure part-way ends the download.
+    const body = pdfWorkers.render({ input, readPhoto: (key) => readPhotoForExport(ctx, key) });
+    return { fileName, contentType: 'application/pdf', body };
   }
   const format = FORMATS[query.format];
   return { fileName, contentType: format.contentType, body: format.render(input) };

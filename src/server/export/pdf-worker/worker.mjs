@@ -1,0 +1,7 @@
+// A PDF-rendering worker thread. The server runs TypeScript through tsx (bin/jotline.mjs, and
+// vitest in tests); a worker starts with a fresh module loader, so it registers tsx the same way
+// before loading the TypeScript that does the work.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./render-job.ts');
