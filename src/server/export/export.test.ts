@@ -60,7 +60,7 @@ describe('exporting the journal', () => {
     const res = await fresh('?format=json&from=2026-04-01&to=2026-04-10');
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body)).toEqual(['exported_at', 'entries']);
+    expect(Object.keys(body)).toEqual(['exported_at', 'timezone', 'entries']);
     expect(body.entries.map((e: { entry_date: string }) => e.entry_date)).toEqual(['2026-04-10', '2026-04-10', '2026-04-01']);
     expect(body.entries[2]).toMatchObject({ title: 'April fools', content: 'Oldest entry', tags: ['jokes'], source: 'web', word_count: 2 });
   });

@@ -1,4 +1,5 @@
 import type { CachedEntry } from '../journal/cache';
+import { isValidTimeZone, localDate } from '../journal/dates';
 
 /** What every export format is given. */
 export interface ExportInput {
@@ -32,6 +33,59 @@ export function formatTime(iso: string, timeZone: string): string {
     timeFormats.set(timeZone, format);
   }
   return format.format(new Date(iso));
+}
+
+const zoneOf = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : 'UTC');
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, Intl.DateTimeFormat>();
+
+/** 'HST', 'EST' or 'GMT+14': the zone's short name at that instant. */
+function zoneAbbreviation(instant: Date, timeZone: string): string {
+  const zone = zoneOf(timeZone);
+  let format = zoneNames.get(zone);
+  if (!format) zoneNames.set(zone, (format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })));
+  return format.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
+/** 'Exported Monday, November 16, 2026 at 3:57 PM HST': when, in the user's timezone. */
+export function exportedLabel(input: Pick<ExportInput, 'today' | 'exportedAt' | 'timezone'>): string {
+  return `Exported ${formatDay(input.today)} at ${formatTime(input.exportedAt.toISOString(), input.timezone)} ${zoneAbbreviation(input.exportedAt, input.timezone)}`;
+}
+
+/** 'Times in Pacific/Honolulu': every time in the file is in the user's timezone. */
+export const zoneLabel = (timeZone: string) => `Times in ${zoneOf(timeZone)}`;
+
+/**
+ * The line under an entry's date: '8:57 PM · Web'. An entry written on another day than its own
+ * (a past day filled in later) says when: 'Written Friday, November 20, 2026 at 8:57 PM · Web'.
+ */
+export function entryMeta(entry: CachedEntry, timeZone: string): string {
+  const writtenOn = localDate(new Date(entry.created_at), zoneOf(timeZone));
+  const time = formatTime(entry.created_at, timeZone);
+  return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`} · ${sourceLabel(entry)}`;
+}
+
+/** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in the user's timezone, with its offset. */
+export function isoInZone(iso: string, timeZone: string): string {
+  const zone = zoneOf(timeZone);
+  let format = offsets.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    });
+    offsets.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName!.replace('GMT', '');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
 export function sourceLabel(entry: CachedEntry): string {

@@ -3,7 +3,7 @@ import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { JournalPhotoRow } from '../db/tables';
 import type { PhotoStorage } from '../providers/storage/index';
-import { entryCount, formatDay, formatTime, rangeLabel, sourceLabel, type ExportInput } from './format';
+import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, zoneLabel, type ExportInput } from './format';
 import { registerPdfFonts, type PdfFonts } from './pdf-fonts';
 
 const MARGIN = 72;
@@ -89,7 +89,8 @@ function titlePage(doc: PDFKit.PDFDocument, input: ExportInput, fonts: PdfFonts)
   doc.moveDown(0.5);
   doc.font(fonts.names.meta).fontSize(13).fillColor(MUTED).text(rangeLabel(input.from, input.to), { align: 'center' });
   doc.moveDown(0.3).text(entryCount(input.entries.length), { align: 'center' });
-  doc.moveDown(0.3).text(`Exported ${formatDay(input.today)}`, { align: 'center' });
+  doc.moveDown(0.3).text(exportedLabel(input), { align: 'center' });
+  doc.moveDown(0.3).text(zoneLabel(input.timezone), { align: 'center' });
 }
 
 /**
@@ -113,7 +114,7 @@ export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, sto
       doc.moveDown(0.8);
     }
     doc.font(names.heading).fontSize(15).fillColor(INK).text(formatDay(entry.entry_date), MARGIN, doc.y, { width });
-    doc.font(names.meta).fontSize(9).fillColor(MUTED).text(`${formatTime(entry.created_at, input.timezone)} · ${sourceLabel(entry)}`, { width });
+    doc.font(names.meta).fontSize(9).fillColor(MUTED).text(entryMeta(entry, input.timezone), { width });
     if (entry.title) doc.moveDown(0.4).font(names.heading).fontSize(12.5).fillColor(INK).text(printable('heading', entry.title), { width });
     if (entry.tags.length) {
       doc.moveDown(0.2).font(names.tags).fontSize(9).fillColor(ACCENT).text(printable('tags', entry.tags.map((t) => `#${t}`).join('  ')), { width });

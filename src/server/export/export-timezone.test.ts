@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CachedEntry } from '../journal/cache';
+import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { buildTestApp, type TestApp } from '../test/app';
+import { isoInZone } from './format';
+import { newPdfDocument, renderPdf } from './pdf';
+
+// 01:57 UTC on November 17th is 3:57 PM on Monday, November 16th in Honolulu (UTC-10)
+// and 3:57 PM on Tuesday, November 17th on Kiritimati (UTC+14).
+const NOW = new Date('2026-11-17T01:57:00Z');
+
+describe('exports show dates and times in the profile’s timezone', () => {
+  let t: TestApp;
+  let honolulu: JournalTestUser;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    t.clock.set(NOW);
+    honolulu = await journalUser(t, { timezone: 'Pacific/Honolulu' });
+    await createEntry(t, honolulu, { content: 'Sunset swim', entry_date: '2026-11-16' });
+    // A past day filled in today: it says when it was written.
+    await createEntry(t, honolulu, { content: 'Remembered the hike', entry_date: '2026-11-10' });
+  });
+  afterAll(() => t.close());
+
+  const exportAs = async (u: JournalTestUser, format: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/export?format=${format}`, headers: u.headers });
+    expect(res.statusCode).toBe(200);
+    return res;
+  };
+
+  it('plain text: the entry’s local time, when it was exported, and which zone the times are in', async () => {
+    const text = (await exportAs(honolulu, 'txt')).body;
+    expect(text).toContain('Exported Monday, November 16, 2026 at 3:57 PM HST');
+    expect(text).toContain('Times in Pacific/Honolulu');
+    expect(text).toContain('Monday, November 16, 2026 · 3:57 PM · Web');
+    expect(text).toContain('Tuesday, November 10, 2026 · Written Monday, November 16, 2026 at 3:57 PM · Web');
+    expect(text).not.toMatch(/1:57 AM/);
+  });
+
+  it('Markdown says the same', async () => {
+    const md = (await exportAs(honolulu, 'md')).body;
+    expect(md).toContain('*Exported Monday, November 16, 2026 at 3:57 PM HST');
+    expect(md).toContain('## Monday, November 16, 2026\n\n*3:57 PM · Web*');
+  });
+
+  it('JSON keeps UTC instants and adds the local times with their offset and the zone', async () => {
+    const body = (await exportAs(honolulu, 'json')).json();
+    expect(body.timezone).toBe('Pacific/Honolulu');
+    expect(body.exported_at).toBe('2026-11-17T01:57:00.000Z');
+    expect(body.entries[0]).toMatchObject({ entry_date: '2026-11-16', created_at: '2026-11-17T01:57:00.000Z', created_at_local: '2026-11-16T15:57:00-10:00' });
+  });
+
+  it('a zone ahead of UTC gets its own day and offset', async () => {
+    const kiritimati = await journalUser(t, { timezone: 'Pacific/Kiritimati' });
+    await createEntry(t, kiritimati, { content: 'Morning', entry_date: '2026-11-17' });
+    const res = await exportAs(kiritimati, 'txt');
+    expect(res.headers['content-disposition']).toContain('journal-export-2026-11-17.txt');
+    expect(res.body).toContain('Tuesday, November 17, 2026 · 3:57 PM · Web');
+    expect(isoInZone('2026-11-17T01:57:00.000Z', 'Pacific/Kiritimati')).toBe('2026-11-17T15:57:00+14:00');
+    expect(isoInZone('2026-11-17T01:57:00.000Z', 'UTC')).toBe('2026-11-17T01:57:00+00:00');
+  });
+
+  it('the PDF prints the same local times', async () => {
+    const entry = (over: Partial<CachedEntry>) =>
+      ({ id: 'e', title: null, content: 'Sunset swim', source: 'web', tags: [], photos: [], entry_date: '2026-11-16', created_at: NOW.toISOString(), updated_at: NOW.toISOString(), ...over }) as unknown as CachedEntry;
+    const doc = newPdfDocument();
+    const written: string[] = [];
+    const text = doc.text.bind(doc);
+    vi.spyOn(doc, 'text').mockImplementation(((value: string, ...rest: unknown[]) => {
+      written.push(String(value));
+      return (text as (...args: unknown[]) => PDFKit.PDFDocument)(value, ...rest);
+    }) as typeof doc.text);
+    doc.resume();
+    const storage = { get: async () => null } as never;
+    await renderPdf(doc, { entries: [entry({}), entry({ entry_date: '2026-11-10' })], timezone: 'Pacific/Honolulu', exportedAt: NOW, today: '2026-11-16', photos: false }, storage);
+    expect(written).toContain('Exported Monday, November 16, 2026 at 3:57 PM HST');
+    expect(written).toContain('Times in Pacific/Honolulu');
+    expect(written).toContain('3:57 PM · Web');
+    expect(written).toContain('Written Monday, November 16, 2026 at 3:57 PM · Web');
+  });
+});
