@@ -404,7 +404,6 @@ export const messages = {
     shortcutBefore: 'Press',
     shortcutAfter: 'for a new entry',
     oversized: (limit: string) => `This entry is longer than ${limit} characters. You can still edit and save it, as long as it does not get longer.`,
-    journalEntries: (n: number) => (n === 1 ? '1 journal entry' : `${n.toLocaleString('en-US')} journal entries`),
   },
   /** Import (issue 6): Settings → Import and POST /api/import. */
   importer: {

@@ -31,7 +31,8 @@ export function AdminShell(props: { title: string; subtitle?: ReactNode; actions
             <h1 className="text-2xl font-semibold tracking-tight text-ink">{props.title}</h1>
             {props.subtitle && <div className="mt-0.5 text-sm text-stone-600">{props.subtitle}</div>}
           </div>
-          {props.actions && <div className="flex flex-wrap items-center gap-2">{props.actions}</div>}
+          {/* Phones: two even columns; wider screens: one row. */}
+          {props.actions && <div className="grid grid-cols-2 items-center gap-2 sm:flex sm:flex-wrap">{props.actions}</div>}
         </div>
         {props.children}
       </main>

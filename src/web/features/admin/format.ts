@@ -8,6 +8,11 @@ export function maskPhone(lastFour: string | null | undefined): string {
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 const dateTimeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
+/** '1 journal entry', '14 journal entries': the count with its noun in the right number. */
+export function countOf(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
 /** "Jan 5, 2026", or '—' for a missing or unreadable value. */
 export function formatDate(value: string | null | undefined): string {
   const date = parseDate(value);

@@ -77,7 +77,7 @@ export function AdminDashboardPage() {
             {!refresh.isPending && <RefreshCw aria-hidden="true" className="size-4" />}
             Refresh
           </Button>
-          <span className="max-w-[16rem] truncate px-1 text-sm text-stone-600" title={user?.email}>
+          <span className="order-last col-span-2 max-w-full truncate px-1 text-sm text-stone-600 sm:order-none sm:max-w-[16rem]" title={user?.email}>
             {user?.email}
           </span>
           <Button variant="ghost" size="sm" onClick={onLogout}>

@@ -297,4 +297,32 @@ describe('user management', () => {
     expect(await screen.findByText(messages.admin.userNotFoundTitle)).toBeInTheDocument();
     expect(screen.getByText(messages.admin.userNotFound)).toBeInTheDocument();
   });
+
+  it('counts one of a kind in the singular', async () => {
+    api.on('GET /api/admin/users', reply(200, { ...found, user: { ...found.user, counts: { journalEntries: 1, journalPhotos: 1, smsMessages: 1 } } }));
+    renderApp([login, guarded('/u', <AdminUserManagementPage />)], ['/u']);
+    const user = userEvent.setup({ delay: null });
+    await user.type(await screen.findByLabelText('User ID, email or phone number'), 'gone@example.com');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('1 journal entry')).toBeInTheDocument();
+    expect(screen.getByText('1 photo and their files')).toBeInTheDocument();
+    expect(screen.getByText('1 SMS message')).toBeInTheDocument();
+  });
+
+  it('takes the last search’s "User not found" away once a user is found', async () => {
+    api.on('GET /api/admin/users', apiError(404, 'NOT_FOUND', 'Not found'));
+    renderApp([login, guarded('/u', <AdminUserManagementPage />)], ['/u']);
+    const user = userEvent.setup({ delay: null });
+    const field = await screen.findByLabelText('User ID, email or phone number');
+    await user.type(field, 'gone@exampel.com');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(messages.admin.userNotFoundTitle)).toBeInTheDocument();
+
+    api.on('GET /api/admin/users', reply(200, found));
+    await user.clear(field);
+    await user.type(field, 'gone@example.com');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('14 journal entries')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(messages.admin.userNotFoundTitle)).not.toBeInTheDocument());
+  });
 });

@@ -8,11 +8,13 @@ import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
 import { Input } from '../../components/ui/Input';
 import { AdminShell, Panel } from '../../features/admin/AdminShell';
-import { formatDate, maskPhone } from '../../features/admin/format';
+import { countOf, formatDate, maskPhone } from '../../features/admin/format';
 import { useDeleteUser, useFindUser } from '../../features/admin/queries';
 import { PageHead } from '../../seo/PageHead';
 
 const text = messages.admin;
+/** One toast for the outcome of a search: a new outcome replaces it, a found user dismisses it. */
+const SEARCH_TOAST_ID = 'admin-user-search';
 
 /** /admin/user-management */
 export function AdminUserManagementPage() {
@@ -29,10 +31,12 @@ export function AdminUserManagementPage() {
     if (!term) return;
     try {
       setUser(await find.mutateAsync(term));
+      // The last search's "User not found" must not stand beside the user this one found.
+      toast.dismiss(SEARCH_TOAST_ID);
     } catch (error) {
       setUser(null);
-      if (error instanceof ApiError && error.status === 404) toast.error(text.userNotFoundTitle, { description: text.userNotFound });
-      else toast.error(text.searchFailed, { description: error instanceof Error ? error.message : undefined });
+      if (error instanceof ApiError && error.status === 404) toast.error(text.userNotFoundTitle, { id: SEARCH_TOAST_ID, description: text.userNotFound });
+      else toast.error(text.searchFailed, { id: SEARCH_TOAST_ID, description: error instanceof Error ? error.message : undefined });
     }
   }
 
@@ -106,9 +110,9 @@ export function AdminUserManagementPage() {
             <p className="mt-1 text-sm text-red-800">This permanently deletes the account and cannot be undone. It removes:</p>
             <ul className="mt-2 list-disc space-y-0.5 pl-5 text-sm text-red-900">
               <li>The account and its profile</li>
-              <li>{user.counts.journalEntries} journal entries</li>
-              <li>{user.counts.journalPhotos} photos and their files</li>
-              <li>{user.counts.smsMessages} SMS messages</li>
+              <li>{countOf(user.counts.journalEntries, 'journal entry', 'journal entries')}</li>
+              <li>{countOf(user.counts.journalPhotos, 'photo', 'photos')} and their files</li>
+              <li>{countOf(user.counts.smsMessages, 'SMS message', 'SMS messages')}</li>
               <li>Subscription records</li>
             </ul>
             <Button variant="danger" className="mt-4" onClick={() => setConfirmOpen(true)}>
