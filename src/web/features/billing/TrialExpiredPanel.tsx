@@ -2,6 +2,7 @@ import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { messages } from '../../../shared/messages';
+import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
 import { downloadExport } from '../journal/export-download';
 import { PlanOptions } from './PlanOptions';
@@ -18,8 +19,9 @@ export function TrialExpiredPanel() {
     setExporting(true);
     try {
       await downloadExport({ format: 'txt', from: '', to: '', photos: false });
-    } catch {
-      toast.error(copy.exportFailed);
+    } catch (error) {
+      // A used-up allowance says when to try again; anything else is a plain failure.
+      toast.error(error instanceof ApiError && error.status === 429 ? error.message : copy.exportFailed);
     } finally {
       setExporting(false);
     }

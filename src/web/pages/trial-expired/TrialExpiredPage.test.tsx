@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
+import { ApiError } from '../../api/errors';
 import { fakeSession, installFakeApi, reply } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { renderApp } from '../../features/auth/render-app';
@@ -53,5 +54,13 @@ describe('/trial-expired', () => {
     renderExpired();
     await userEvent.click(screen.getByRole('button', { name: messages.billing.exportJournal }));
     expect(await screen.findByText(messages.billing.exportFailed)).toBeInTheDocument();
+  });
+
+  it('says when the export allowance is used up, in the server’s words', async () => {
+    download.mockRejectedValueOnce(new ApiError(429, 'RATE_LIMITED', messages.entries.exportRateLimited));
+    renderExpired();
+    await userEvent.click(screen.getByRole('button', { name: messages.billing.exportJournal }));
+    expect(await screen.findByText(messages.entries.exportRateLimited)).toBeInTheDocument();
+    expect(screen.queryByText(messages.billing.exportFailed)).not.toBeInTheDocument();
   });
 });
