@@ -126,9 +126,9 @@ function SubscriptionPanel({
         )}
       </div>
       {!ended && (
-        <div className="flex flex-col gap-3 sm:flex-row">
+        <div className="flex flex-col gap-3">
           <Button
-            className="flex-1"
+            className="w-full"
             disabled={busy}
             loading={busy && pending?.kind === 'plan'}
             onClick={() => onChange({ kind: 'plan', plan: other.id })}
@@ -136,11 +136,11 @@ function SubscriptionPanel({
             {copy.switchTo} {other.name} ({formatUsd(other.priceCents)}/{other.interval})
           </Button>
           {subscription.cancelAtPeriodEnd ? (
-            <Button className="flex-1" variant="secondary" disabled={busy} loading={busy && pending?.kind === 'renew'} onClick={() => onChange({ kind: 'renew' })}>
+            <Button key="renew" className="w-full" variant="secondary" disabled={busy} loading={busy && pending?.kind === 'renew'} onClick={() => onChange({ kind: 'renew' })}>
               {copy.undoCancel}
             </Button>
           ) : (
-            <Button className="flex-1" variant="danger" disabled={busy} loading={busy && pending?.kind === 'cancel'} onClick={() => onChange({ kind: 'cancel' })}>
+            <Button key="cancel" className="w-full" variant="danger" disabled={busy} loading={busy && pending?.kind === 'cancel'} onClick={() => onChange({ kind: 'cancel' })}>
               {copy.cancelAtPeriodEnd}
             </Button>
           )}
