@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { currentRevision, findEntry } from '../repo';
-import { insertUndoRecord, photoIdsOf, smsDayEntries } from './repo';
+import { addDays } from '../dates';
+import { forgetUndoRecordsBefore, insertUndoRecord, photoIdsOf, smsDayEntries } from './repo';
 
 /** A day's SMS entries (with their content lengths) and photos just before a text is appended. */
 export interface SmsDaySnapshot {
@@ -42,6 +43,8 @@ export async function recordSmsProvenance(ctx: AppContext, trx: Db, owner: { use
   const entryIds = (await smsDayEntries(trx, userId, text.entryDate)).map((e) => e.id);
   const entry = await findEntry(trx, userId, text.entryId);
   if (!entry) return;
+  // A day's margin for a change of time zone; older records can never be undone.
+  await forgetUndoRecordsBefore(trx, userId, addDays(text.receivedOn, -2));
   await insertUndoRecord(trx, {
     message_id: text.messageId,
     user_id: userId,

@@ -7,6 +7,11 @@ export async function insertUndoRecord(db: Db, row: JournalSmsUndoTable): Promis
   await db.insertInto('journal_sms_undo').values(row).execute();
 }
 
+/** Forgets the user's records of texts that arrived before `day`: UNDO only reaches today's. */
+export async function forgetUndoRecordsBefore(db: Db, userId: string, day: string): Promise<void> {
+  await db.deleteFrom('journal_sms_undo').where('user_id', '=', userId).where('received_on', '<', day).execute();
+}
+
 /** The latest text that arrived on `receivedOn` and is not undone yet. */
 export async function latestUndoable(db: Db, userId: string, receivedOn: string): Promise<JournalSmsUndoTable | undefined> {
   return db

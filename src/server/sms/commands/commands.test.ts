@@ -114,6 +114,27 @@ describe('text commands', () => {
       expect(await t.ctx.storage.get(stored[2]!.file_path)).toBeNull();
     });
 
+    it('takes out a text that started a continuation entry, leaving the full entry before it', async () => {
+      const user = await buildUser(t);
+      const texts = Array.from({ length: 7 }, (_, i) => `${String(i).repeat(3)} ${'word '.repeat(290)}`.trim());
+      for (const text of texts) await send(user.phone, text);
+      const before = await journalOf(t, user.id);
+      expect(before).toHaveLength(2);
+      expect((await send(user.phone, 'UNDO')).replies).toEqual([t_.undone('today', 0, true)]);
+      expect(await contents(user.id)).toEqual([texts.slice(0, 6).join('\n\n')]);
+      await send(user.phone, 'UNDO');
+      expect(await contents(user.id)).toEqual([texts.slice(0, 5).join('\n\n')]);
+    });
+
+    it('takes out a photo-only text, and the entry it made', async () => {
+      const user = await buildUser(t);
+      await send(user.phone, '', mmsFields([media.photoUrl()]));
+      expect((await journalOf(t, user.id))[0]!.photos).toHaveLength(1);
+      expect((await send(user.phone, 'UNDO')).replies).toEqual([t_.undone('today', 1, true)]);
+      expect(await journalOf(t, user.id)).toEqual([]);
+      expect(await t.ctx.db.selectFrom('journal_photos').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    });
+
     it('leaves an entry edited on the web alone and says why', async () => {
       const user = await buildUser(t);
       await send(user.phone, 'First line');
