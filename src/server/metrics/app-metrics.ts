@@ -3,7 +3,8 @@ import type { AppContext } from '../context';
 
 /** What the app reports about itself at GET /metrics (Prometheus text format). */
 export interface AppMetrics {
-  registry: Registry;
+  /** The app's own metrics and the process's (CPU, memory, event loop, GC). */
+  registry(): Registry;
   /** A finished HTTP request: the route pattern (never the raw URL), method, status and seconds taken. */
   httpRequest(route: string, method: string, status: number, seconds: number): void;
   /** A processed inbound text: what it turned out to be (journal, help, opt_out…) or failed. */
@@ -14,13 +15,22 @@ export interface AppMetrics {
   jobRun(job: string, lagSeconds: number, durationSeconds: number): void;
 }
 
+// The process's figures are collected once per process, however many apps it builds.
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /**
  * One registry per app (tests build several apps in one process). Gauges that describe shared
  * state (the outbound queue) read the database when scraped; counters are this instance's own.
  */
 export function createAppMetrics(context: () => AppContext): AppMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
   const httpRequests = new Counter({
@@ -117,7 +127,7 @@ export function createAppMetrics(context: () => AppContext): AppMetrics {
   });
 
   return {
-    registry,
+    registry: () => Registry.merge([processMetrics(), registry]),
     httpRequest(route, method, status, seconds) {
       httpRequests.inc({ route, method, status: String(status) });
       httpDuration.observe({ route, method }, seconds);

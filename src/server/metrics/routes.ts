@@ -31,7 +31,8 @@ export function registerMetrics(app: FastifyInstance): void {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw unauthorized('A valid metrics token is required.');
     }
-    const body = await metrics.registry.metrics();
-    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);
+    const registry = metrics.registry();
+    const body = await registry.metrics();
+    return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(body);
   });
 }
