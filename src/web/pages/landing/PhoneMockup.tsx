@@ -10,7 +10,7 @@ function Bubble({ from, children, className }: { from: 'journal' | 'me'; childre
     <div
       className={cn(
         'max-w-[82%] rounded-2xl px-3.5 py-2 text-[13px] leading-snug shadow-sm',
-        from === 'me' ? 'self-end rounded-br-md bg-brand-600 text-white' : 'self-start rounded-bl-md bg-white text-ink ring-1 ring-stone-200',
+        from === 'me' ? 'self-end rounded-br-md bg-brand-700 text-white' : 'self-start rounded-bl-md bg-white text-ink ring-1 ring-stone-200',
         className,
       )}
     >
@@ -45,20 +45,20 @@ export function PhoneMockup() {
           <div className="flex flex-col items-center gap-1 border-b border-stone-200 bg-stone-50/90 px-4 pt-3 pb-2.5">
             <LogoMark className="size-9" />
             <span className="text-xs font-semibold text-ink">{PRODUCT_NAME} Journal</span>
-            <span className="text-[10px] text-stone-500">{JOURNAL_NUMBER_DISPLAY}</span>
+            <span className="text-[10px] text-stone-600">{JOURNAL_NUMBER_DISPLAY}</span>
           </div>
           <div className="flex min-h-[380px] flex-col gap-2 px-3 pt-3 pb-4">
-            <p className="self-center text-[10px] font-medium text-stone-500">Today 8:00 PM</p>
+            <p className="self-center text-[10px] font-medium text-stone-600">Today 8:00 PM</p>
             <Bubble from="journal">Good evening! Today's prompt: What made you smile today?</Bubble>
             <Bubble from="me">Maya took her first steps in the kitchen. Sam and I both cried.</Bubble>
             <div className="flex aspect-[4/3] w-40 items-center justify-center self-end rounded-2xl rounded-br-md bg-gradient-to-br from-amber-200 via-orange-200 to-rose-300 shadow-sm">
               <ImageIcon className="size-8 text-white/90" strokeWidth={1.5} />
             </div>
             <Bubble from="me">Also finished the book for club. So glad I stuck with it.</Bubble>
-            <p className="self-end pr-1 text-[10px] text-stone-500">Delivered</p>
+            <p className="self-end pr-1 text-[10px] text-stone-600">Delivered</p>
           </div>
           <div className="flex items-center gap-2 border-t border-stone-200 bg-white px-3 py-2.5">
-            <span className="flex-1 rounded-full border border-stone-300 px-3 py-1.5 text-[12px] text-stone-400">Text Message</span>
+            <span className="flex-1 rounded-full border border-stone-300 px-3 py-1.5 text-[12px] text-stone-500">Text Message</span>
             <span className="flex size-7 items-center justify-center rounded-full bg-brand-600 text-white">
               <SendHorizontal className="size-3.5" />
             </span>

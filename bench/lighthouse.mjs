@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Lighthouse (default mobile settings: a mid-range phone on a slow 4G link, simulated) on Debian's
+// Chromium against the built app on its simulators. Prints performance, accessibility, best practices
+// and SEO for /, /sign-up, /privacy and a signed-in /journal, and exits non-zero below the targets.
+// Builds the web app first when it is stale (as `npm start` does). CHROME_PATH overrides the browser.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+
+const root = resolve(import.meta.dirname, '..');
+const port = Number(process.env.LIGHTHOUSE_PORT ?? 3997);
+const origin = `http://127.0.0.1:${port}`;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+
+/** Minimum scores (0–100). Public pages: accessibility, best practices and SEO ≥ 95. */
+const publicTargets = { accessibility: 95, 'best-practices': 95, seo: 95 };
+const pages = [
+  { name: 'landing', path: '/', targets: { performance: 98, ...publicTargets } },
+  { name: 'sign-up', path: '/sign-up', targets: { performance: 90, ...publicTargets } },
+  { name: 'privacy', path: '/privacy', targets: { ...publicTargets } },
+  // Signed in (not indexed, so no SEO target).
+  { name: 'journal', path: '/journal', signedIn: true, targets: { performance: 90 } },
+];
+
+function startServer(dataDir) {
+  const server = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return server;
+}
+
+async function waitForServer(server) {
+  const deadline = Date.now() + 240_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited with ${server.exitCode}.`);
+    try {
+      if ((await fetch(`${origin}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('The server did not start within 4 minutes.');
+}
+
+async function api(path, body) {
+  const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : {};
+}
+
+/** A verified account with a few entries, signed in: the session the web app keeps in localStorage. */
+async function seedSession() {
+  const stamp = Date.now().toString(36);
+  const email = `lighthouse-${stamp}@example.com`;
+  const phone = `+1646${2_000_000 + Math.floor(Math.random() * 8_000_000)}`;
+  const password = 'Journal123';
+  await api('/api/auth/signup', { email, password, phoneNumber: phone.slice(2), timezone: 'America/New_York', smsConsent: true });
+  await api('/api/dev/phone/send', { from: phone, body: 'YES' });
+  for (const body of ['Walked to the market before work.', 'Finished the book about lighthouses.', 'Called grandma; she is well.']) {
+    await api('/api/dev/phone/send', { from: phone, body });
+  }
+  return api('/api/auth/token', { grant_type: 'password', email, password });
+}
+
+async function storeSession(browser, session) {
+  const tab = await browser.newPage();
+  await tab.goto(`${origin}/privacy`);
+  await tab.evaluate((value) => localStorage.setItem('jotline.session', value), JSON.stringify(session));
+  await tab.close();
+}
+
+async function audit(browser, chromePort, page) {
+  const result = await lighthouse(`${origin}${page.path}`, {
+    port: chromePort,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: CATEGORIES,
+    // Keeps the signed-in page's localStorage (the seeded session) across Lighthouse's reload.
+    disableStorageReset: page.signedIn === true,
+  });
+  const { categories, audits } = result.lhr;
+  const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)]));
+  const lcp = audits['largest-contentful-paint']?.displayValue ?? '';
+  const failing = Object.entries(page.targets).filter(([id, min]) => scores[id] < min);
+  const problems = Object.values(audits)
+    .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
+    .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
+  if (process.env.LIGHTHOUSE_DEBUG) {
+    for (const id of ['is-crawlable', 'meta-description', 'color-contrast', 'largest-contentful-paint-element']) {
+      if ((audits[id]?.score ?? 1) < 1) console.log(page.path, id, JSON.stringify(audits[id].details ?? {}).slice(0, 1500));
+    }
+  }
+  return { scores, lcp, failing, problems, finalPath: new URL(result.lhr.finalDisplayedUrl).pathname };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'jotline-lighthouse-'));
+const server = startServer(dataDir);
+let chrome;
+let browser;
+let failed = 0;
+try {
+  await waitForServer(server);
+  const session = await seedSession();
+  chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+
+  const rows = [];
+  for (const page of pages) {
+    // The session goes where the app keeps it, on this origin, just before the signed-in audit.
+    if (page.signedIn) await storeSession(browser, session);
+    const { scores, lcp, failing, problems, finalPath } = await audit(browser, chrome.port, page);
+    if (finalPath !== page.path) {
+      failing.push([`landed on ${finalPath}`, '']);
+    }
+    if (failing.length) failed += 1;
+    rows.push({ page: page.path, ...scores, LCP: lcp, result: failing.length ? `below ${failing.map(([id, min]) => `${id} ${min}`).join(', ')}` : 'ok' });
+    if (problems.length) console.log(`${page.path}: audits below 90: ${problems.join('; ')}`);
+  }
+  console.table(rows);
+} catch (error) {
+  console.error(error);
+  failed += 1;
+} finally {
+  await browser?.disconnect();
+  await chrome?.kill();
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+if (failed) {
+  console.error(`Lighthouse: ${failed} page(s) below target.`);
+  process.exit(1);
+}
+console.log('Lighthouse: every page meets its targets.');
