@@ -2,6 +2,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { loadAppProviders } from './app-shell/app-providers';
 import { RootLayout } from './app-shell/RootLayout';
+import { FullPageSpinner } from './features/auth/FullPageSpinner';
 import { RedirectIfSignedIn, RequireAuth } from './features/auth/guards';
 import { authTabRedirect } from './pages/auth-tab/auth-tab-redirect';
 import { RouteErrorPage } from './pages/route-error/RouteErrorPage';
@@ -49,6 +50,8 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorPage />,
+    // Shown only if the app renders before the first page's code has loaded (instead of nothing, and a warning).
+    hydrateFallbackElement: <FullPageSpinner />,
     children: [
       { path: '/', ...publicPage(() => import('./pages/landing/LandingPage'), (m) => m.LandingPage) },
       { path: '/privacy', ...publicPage(() => import('./pages/privacy/PrivacyPage'), (m) => m.PrivacyPage) },

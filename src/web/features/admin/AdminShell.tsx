@@ -32,7 +32,7 @@ export function AdminShell(props: { title: string; subtitle?: ReactNode; actions
             {props.subtitle && <div className="mt-0.5 text-sm text-stone-600">{props.subtitle}</div>}
           </div>
           {/* Phones: two even columns; wider screens: one row. */}
-          {props.actions && <div className="grid grid-cols-2 items-center gap-2 sm:flex sm:flex-wrap">{props.actions}</div>}
+          {props.actions && <div className="grid grid-cols-2 items-center gap-2 *:whitespace-nowrap sm:flex sm:flex-wrap">{props.actions}</div>}
         </div>
         {props.children}
       </main>

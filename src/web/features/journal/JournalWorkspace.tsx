@@ -43,17 +43,23 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
   };
 
   return (
-    <div className="space-y-6 pb-24">
-      {/* First in the tab order (it floats, so its place on screen does not change): the list below can be long. */}
+    <div className="space-y-6 pb-8 sm:pb-24">
+      {/*
+        First in the tab order, before the (long) list. From the small breakpoint up it floats at the
+        bottom right; on phones it sits at the top as a full-width button, so it never covers an entry.
+      */}
       <button
         type="button"
         aria-label={journalCopy.newEntry}
         aria-keyshortcuts="n"
         title={`${journalCopy.newEntry} (${messages.journalPage.newEntryShortcut})`}
         onClick={() => setNewEntryOpen(true)}
-        className="fixed right-5 bottom-5 z-30 flex size-14 items-center justify-center rounded-full bg-brand-700 text-white shadow-lg shadow-brand-900/25 transition hover:bg-brand-800 hover:shadow-xl sm:right-8 sm:bottom-8"
+        className="flex h-11 w-full items-center justify-center gap-2 rounded-xl bg-brand-700 font-medium text-white shadow-sm transition hover:bg-brand-800 sm:fixed sm:right-8 sm:bottom-8 sm:z-30 sm:size-14 sm:rounded-full sm:shadow-lg sm:shadow-brand-900/25 sm:hover:shadow-xl"
       >
-        <Plus aria-hidden="true" className="size-6" />
+        <Plus aria-hidden="true" className="size-5 sm:size-6" />
+        <span aria-hidden="true" className="sm:hidden">
+          {journalCopy.newEntry}
+        </span>
       </button>
       <OptOutBanner />
       <SubscriptionBanner />
