@@ -273,6 +273,8 @@ export const messages = {
       `Jotline: Your daily reminder is set for ${time}${rounded ? ' (to the nearest quarter hour)' : ''}. Text REMIND OFF to stop it.`,
     reminderOff: 'Jotline: Daily reminder off. Text REMIND 9pm to turn it back on.',
     reminderHow: 'Jotline: To set your daily reminder, text REMIND 9pm, REMIND 21:30 or REMIND OFF.',
+    /** Added to the REMIND reply while texts are paused. */
+    stillPaused: (until: string) => `Texts stay paused until ${until}; text RESUME to start them now.`,
   },
   /** Sign in by text (issue 6): the sign-in page's second way in. */
   signInByText: {

@@ -355,6 +355,13 @@ describe('text commands', () => {
       expect(await journalOf(t, user.id)).toEqual([]);
     });
 
+    it('reminds a paused user that texts stay paused until then', async () => {
+      const user = await buildUser(t);
+      await send(user.phone, 'PAUSE 2');
+      const { replies } = await send(user.phone, 'REMIND 8:30pm');
+      expect(replies).toEqual([`${t_.reminderSet('8:30 PM', false)} ${t_.stillPaused('Wed, Nov 25, 10:00 AM EST')}`]);
+    });
+
     it('leaves a sentence that starts with Remind in the journal', async () => {
       const user = await buildUser(t);
       const { replies } = await send(user.phone, 'Remind me to call Mum');

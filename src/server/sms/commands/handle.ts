@@ -6,7 +6,7 @@ import { addDays, localDate } from '../../journal/dates';
 import { undoLastText } from '../../journal/sms-undo/undo';
 import { updateProfile } from '../../profile/service';
 import type { TextCommand } from './parse';
-import { clockTime, localDateTime, pauseTexts, resumeTexts } from './pause';
+import { clockTime, isPaused, localDateTime, pauseTexts, resumeTexts } from './pause';
 
 const t = messages.textCommands;
 
@@ -43,7 +43,8 @@ export async function runTextCommand(ctx: AppContext, profile: Profile, command:
         return t.reminderOff;
       }
       await updateProfile(ctx, profile.id, { reminder_enabled: true, reminder_time: command.time });
-      return t.reminderSet(clockTime(command.time), command.rounded);
+      const set = t.reminderSet(clockTime(command.time), command.rounded);
+      return isPaused(profile, ctx.clock.now()) ? `${set} ${t.stillPaused(localDateTime(new Date(profile.paused_until!), profile.timezone))}` : set;
     }
   }
 }
