@@ -1,27 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
-import { toasterOptions } from './components/ui/toaster-options';
-import { AuthProvider } from './features/auth/AuthProvider';
 import { router } from './router';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      gcTime: 5 * 60 * 1000,
-      retry: 3,
-      retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 30_000),
-    },
-  },
-});
-
+/** The app's providers load with the first app page (src/web/app-shell), not here. */
 export function App() {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <AuthProvider>
-        <RouterProvider router={router} />
-        <Toaster {...toasterOptions} />
-      </AuthProvider>
-    </QueryClientProvider>
-  );
+  return <RouterProvider router={router} />;
 }
