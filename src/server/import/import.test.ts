@@ -144,6 +144,23 @@ describe('importing a journal: POST /api/import', () => {
     expect(json.statusCode).toBe(400);
   });
 
+  it('imports a journal of thousands of entries and several megabytes in one go', async () => {
+    const user = await journalUser(t);
+    const line = 'Another ordinary day, written down so it is not forgotten. '.repeat(16);
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const day = new Date(Date.UTC(2010, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+      lines.push(`[${day} 21:00] Day ${i + 1}.`, line, '');
+    }
+    const file = Buffer.from(lines.join('\n'));
+    expect(file.length).toBeGreaterThan(2 * 1024 * 1024);
+    const res = await importAs(user, file, 'big.txt');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ imported: 3000, skipped: 0 });
+    const stats = await t.app.inject({ method: 'GET', url: '/api/stats', headers: user.headers });
+    expect(stats.json()).toMatchObject({ total_days: 3000 });
+  });
+
   it('refuses a JSON or text file over 20 MB with 413', async () => {
     const user = await journalUser(t);
     const big = Buffer.alloc(21 * 1024 * 1024, 'a');
