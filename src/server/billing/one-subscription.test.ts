@@ -41,6 +41,17 @@ describe('a subscriber cannot buy a second plan (Stripe)', () => {
     expect((await api.get('/api/subscription', token)).body).toMatchObject({ subscribed: true, subscription_tier: 'yearly' });
   });
 
+  it('expires an older checkout left open in another tab, so only the newest can be paid', async () => {
+    const user = await buildUser(t);
+    const token = await signIn(t, user);
+    const older = await api.post('/api/billing/checkout', { plan: 'monthly' }, token);
+    const newer = await api.post('/api/billing/checkout', { plan: 'yearly' }, token);
+    expect(newer.status).toBe(200);
+    expect(stripe.sessions.get(older.body.sessionId)!.status).toBe('expired');
+    expect(stripe.sessions.get(newer.body.sessionId)!.status).toBe('open');
+    expect(stripe.calls.some((c) => c.path === `/v1/checkout/sessions/${older.body.sessionId}/expire`)).toBe(true);
+  });
+
   it('lets a trial user, and a subscriber whose subscription has ended, start checkout', async () => {
     const trial = await buildUser(t);
     const trialToken = await signIn(t, trial);
@@ -76,5 +87,16 @@ describe('a subscriber cannot buy a second plan (local simulator)', () => {
     expect(again.body.error.message).toBe(messages.billingManagement.alreadySubscribed);
     const status = await api.get('/api/subscription', token);
     expect(status.body).toMatchObject({ subscribed: true, subscription_tier: 'yearly', is_trial: false });
+  });
+
+  it('an older checkout tab can no longer be paid once a newer one was started', async () => {
+    const user = await buildUser(t);
+    const token = await signIn(t, user);
+    const older = await api.post('/api/billing/checkout', { plan: 'monthly' }, token);
+    const newer = await api.post('/api/billing/checkout', { plan: 'yearly' }, token);
+    expect((await api.get(`/api/dev/billing/sessions/${older.body.sessionId}`)).body.status).toBe('expired');
+    expect((await api.post(`/api/dev/billing/sessions/${older.body.sessionId}/pay`)).status).toBe(409);
+    expect((await api.post(`/api/dev/billing/sessions/${newer.body.sessionId}/pay`)).status).toBe(200);
+    expect((await api.get('/api/subscription', token)).body).toMatchObject({ subscribed: true, subscription_tier: 'yearly' });
   });
 });

@@ -47,6 +47,8 @@ export async function startCheckout(ctx: AppContext, user: { id: string; email: 
   if (existing?.provider_customer_id && (await syncSubscription(ctx, customerId)).subscribed) {
     throw conflict(messages.billingManagement.alreadySubscribed);
   }
+  // Only the newest checkout can be paid: a second tab's older session cannot add a second plan.
+  await ctx.billing.expireOpenCheckoutSessions(customerId);
   const publicUrl = ctx.config.publicUrl;
   const session = await ctx.billing.createCheckoutSession({
     customerId,

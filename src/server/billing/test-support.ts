@@ -115,6 +115,19 @@ export async function startFakeStripe() {
         sessions.set(s.id, s);
         return send(s);
       }
+      if (req.method === 'GET' && path === '/v1/checkout/sessions') {
+        const data = [...sessions.values()]
+          .filter((cs) => !query.get('customer') || cs.customer === query.get('customer'))
+          .filter((cs) => !query.get('status') || cs.status === query.get('status'));
+        return send({ object: 'list', data, has_more: false, url: '/v1/checkout/sessions' });
+      }
+      if (req.method === 'POST' && /^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(path)) {
+        const cs = sessions.get(path.split('/')[4]!);
+        if (!cs) return send({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } }, 404);
+        if (cs.status !== 'open') return send({ error: { type: 'invalid_request_error', message: 'Only open Checkout Sessions can be expired' } }, 400);
+        cs.status = 'expired';
+        return send(cs);
+      }
       if (req.method === 'GET' && path.startsWith('/v1/checkout/sessions/')) {
         const s = sessions.get(last);
         return s ? send(s) : send({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } }, 404);

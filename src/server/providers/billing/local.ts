@@ -97,6 +97,10 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
       return s ? { id: s.id, customerId: s.customerId, status: s.status } : null;
     },
 
+    async expireOpenCheckoutSessions(customerId) {
+      for (const session of sessions.values()) if (session.customerId === customerId && session.status === 'open') session.status = 'expired';
+    },
+
     async createPortalSession({ customerId, returnUrl }) {
       const session: LocalPortalSession = { id: id('bps'), customerId, returnUrl, expiresAt: new Date(clock.now().getTime() + LOCAL_PORTAL_SESSION_TTL_MS) };
       portalSessions.set(session.id, session);

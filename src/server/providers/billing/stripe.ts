@@ -112,6 +112,19 @@ export function createStripeBilling(settings: StripeSettings, clock: Clock): Bil
       }
     },
 
+    async expireOpenCheckoutSessions(customerId) {
+      const open = await call<{ data?: Array<{ id?: string }> }>('GET', '/v1/checkout/sessions', { customer: customerId, status: 'open', limit: 100 });
+      for (const session of open.data ?? []) {
+        if (!session.id) continue;
+        try {
+          await call('POST', `/v1/checkout/sessions/${encodeURIComponent(session.id)}/expire`);
+        } catch (error) {
+          // Completed or expired in the meantime: nothing left to expire.
+          if (!(error instanceof BillingProviderError && error.status === 400)) throw error;
+        }
+      }
+    },
+
     async createPortalSession({ customerId, returnUrl }) {
       const session = await call<{ url: string }>('POST', '/v1/billing_portal/sessions', { customer: customerId, return_url: returnUrl });
       return { url: session.url };

@@ -46,6 +46,8 @@ export interface BillingProvider {
     userId: string;
   }): Promise<{ id: string; url: string }>;
   getCheckoutSession(sessionId: string): Promise<ProviderCheckoutSession | null>;
+  /** Expires the customer's checkout sessions that are still open, so an older tab cannot pay too. */
+  expireOpenCheckoutSessions(customerId: string): Promise<void>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   /** Every subscription of the customer, whatever its status. */
   listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
