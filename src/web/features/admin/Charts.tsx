@@ -1,4 +1,5 @@
 import type { MetricsPoint } from '../../../shared/admin';
+import { countOf } from './format';
 
 const WIDTH = 600;
 const HEIGHT = 200;
@@ -76,7 +77,7 @@ export function LineChart({ points, label }: { points: MetricsPoint[]; label: st
       {xy.length <= 31 &&
         xy.map(([x, y], i) => (
           <circle key={i} cx={x} cy={y} r="2.5" className="fill-white stroke-brand-600" strokeWidth="1.5">
-            <title>{`${shortDate(points[i]!.date)}: ${points[i]!.signups} sign-ups`}</title>
+            <title>{`${shortDate(points[i]!.date)}: ${countOf(points[i]!.signups, 'sign-up', 'sign-ups')}`}</title>
           </circle>
         ))}
     </svg>
@@ -98,7 +99,7 @@ export function BarChart({ points, label }: { points: MetricsPoint[]; label: str
         const x = PAD.left + slot * i + (slot - barW) / 2;
         return (
           <rect key={p.date} x={x} y={PAD.top + innerH - h} width={barW} height={h} rx="2" className="fill-amber-400">
-            <title>{`${shortDate(p.date)}: ${p.entries} entries`}</title>
+            <title>{`${shortDate(p.date)}: ${countOf(p.entries, 'entry', 'entries')}`}</title>
           </rect>
         );
       })}
