@@ -11,6 +11,8 @@ export interface AppMetrics {
   inboundText(outcome: string): void;
   /** One outbound send attempt's result: sent, skipped, failed or retrying. */
   outboundText(status: string): void;
+  /** A provider's delivery report for one of our texts: delivered, undelivered, failed… */
+  deliveryReport(status: string): void;
   /** A background job run: how late it started against its schedule, and how long it took. */
   jobRun(job: string, lagSeconds: number, durationSeconds: number): void;
 }
@@ -55,6 +57,12 @@ export function createAppMetrics(context: () => AppContext): AppMetrics {
   const outboundTexts = new Counter({
     name: 'jotline_outbound_texts_total',
     help: 'Outbound send attempts by this instance, by result.',
+    labelNames: ['status'] as const,
+    registers,
+  });
+  const deliveryReports = new Counter({
+    name: 'jotline_delivery_reports_total',
+    help: "Providers' delivery reports for outbound texts, by status.",
     labelNames: ['status'] as const,
     registers,
   });
@@ -134,6 +142,7 @@ export function createAppMetrics(context: () => AppContext): AppMetrics {
     },
     inboundText: (outcome) => inboundTexts.inc({ outcome }),
     outboundText: (status) => outboundTexts.inc({ status }),
+    deliveryReport: (status) => deliveryReports.inc({ status }),
     jobRun(job, lagSeconds, durationSeconds) {
       schedulerLag.set({ job }, lagSeconds);
       jobDuration.observe({ job }, durationSeconds);

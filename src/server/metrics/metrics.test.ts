@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { jobDefinitions, OUTBOUND_SENDER } from '../jobs/definitions';
 import { createEntry, journalUser, listEntries } from '../journal/test-helpers';
-import { buildSmsTestApp, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
 import { buildTestApp } from '../test/app';
 import { buildUser, uniquePhone } from '../test/factories';
 
@@ -85,6 +85,14 @@ describe('GET /metrics', () => {
     expect(sample(text, 'jotline_outbound_oldest_due_seconds')).toBe(0);
     expect(text).not.toContain(user.phone);
     expect(text).not.toContain('worth remembering');
+
+    // Twilio's delivery reports, by status (an unknown status is counted, under one label).
+    const [sent] = twilio.sent;
+    expect((await postTwilioWebhook(t, '/webhooks/twilio/status', { MessageSid: sent!.sid, MessageStatus: 'delivered' })).statusCode).toBe(200);
+    expect((await postTwilioWebhook(t, '/webhooks/twilio/status', { MessageSid: sent!.sid, MessageStatus: 'made-up' })).statusCode).toBe(200);
+    text = await scrape();
+    expect(sample(text, 'jotline_delivery_reports_total{status="delivered"}')).toBe(1);
+    expect(sample(text, 'jotline_delivery_reports_total{status="other"}')).toBe(1);
   });
 
   it('shows what the search cache holds', async () => {
