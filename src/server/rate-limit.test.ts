@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { countHits, hit, isLimited, rateLimitKey, recordHit, sweepRateLimitHits } from './rate-limit';
+import { clearHitsByPrefix, countHits, hit, isLimited, rateLimitKey, recordHit, releaseHits, reserveHits, sweepRateLimitHits } from './rate-limit';
 import { buildTestApp, type TestApp } from './test/app';
 
 const MINUTE = 60_000;
@@ -56,6 +56,39 @@ describe('rate limits', () => {
       await recordHit(ctx(), key);
     }
     expect(await isLimited(ctx(), key, rule)).toBe(true);
+  });
+
+  it('allows exactly the limit in a parallel burst', async () => {
+    const key = freshKey();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => hit(ctx(), key, rule)));
+    expect(answers.filter(Boolean)).toHaveLength(3);
+    expect(await countHits(ctx(), key, rule.windowMs)).toBe(3);
+  });
+
+  it('reserves from several keys all or none, and gives reservations back', async () => {
+    const roomy = freshKey();
+    const full = freshKey();
+    for (let i = 0; i < 3; i++) await hit(ctx(), full, rule);
+    expect(await reserveHits(ctx(), [{ key: roomy, rule }, { key: full, rule }])).toBeNull();
+    expect(await countHits(ctx(), roomy, rule.windowMs)).toBe(0);
+
+    const reserved = await reserveHits(ctx(), [{ key: roomy, rule }, { key: freshKey(), rule }]);
+    expect(reserved).toHaveLength(2);
+    expect(await countHits(ctx(), roomy, rule.windowMs)).toBe(1);
+    await releaseHits(ctx(), reserved!);
+    expect(await countHits(ctx(), roomy, rule.windowMs)).toBe(0);
+  });
+
+  it('forgets every key under a prefix, and only those', async () => {
+    const prefix = `test-pair:${randomBytes(8).toString('hex')}:`;
+    const other = freshKey();
+    await hit(ctx(), `${prefix}a`, rule);
+    await hit(ctx(), `${prefix}b`, rule);
+    await hit(ctx(), other, rule);
+    await clearHitsByPrefix(ctx(), prefix);
+    expect(await countHits(ctx(), `${prefix}a`, rule.windowMs)).toBe(0);
+    expect(await countHits(ctx(), `${prefix}b`, rule.windowMs)).toBe(0);
+    expect(await countHits(ctx(), other, rule.windowMs)).toBe(1);
   });
 
   it('never stores the subject in the clear', async () => {
