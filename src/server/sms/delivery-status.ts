@@ -37,6 +37,6 @@ export async function applyDeliveryStatus(ctx: AppContext, report: DeliveryRepor
     updated_at: ctx.clock.now().toISOString(),
   });
   if (errorCode === TWILIO_OPTED_OUT) await optOutRecipient(ctx, { userId: row.user_id, phone: row.to_number });
-  ctx.metrics.deliveryReport(status in STAGE ? status : 'other');
+  ctx.metrics.deliveryReport(Object.hasOwn(STAGE, status) ? status : 'other');
   return true;
 }
