@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { makePrivateDir } from './at-rest/private-files';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -197,7 +198,7 @@ export function resolveMasterKey(config: Config): Buffer {
   if (config.isProduction) throw new ConfigError(['MASTER_KEY: required in production (32 bytes, base64)']);
   const file = join(config.dataDir, 'master.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDir(config.dataDir);
   const key = randomBytes(32);
   writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600 });
   return key;

@@ -5,7 +5,8 @@ import { messages } from '../../shared/messages';
 import { startFakeStripe, type FakeStripe } from '../billing/test-support';
 import { createEntry, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
 import { inboundProcessingSettled } from '../sms/inbound';
-import { buildTestApp, type TestApp } from '../test/app';
+import { buildSmsTestApp } from '../sms/test-support';
+import type { TestApp } from '../test/app';
 import { apiClient, bearer, buildUser, signIn, signInSession, type ApiClient } from '../test/factories';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,7 +18,8 @@ describe('deleting an account (the user’s own, and by an admin)', () => {
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await buildTestApp({ ...stripe.env, SMS_PROVIDER: 'simulator' });
+    // A database of its own: the fake Stripe's ids start again with every run.
+    t = await buildSmsTestApp({ env: stripe.env });
     t.clock.set(new Date('2026-06-01T12:00:00Z'));
     api = apiClient(t);
   });

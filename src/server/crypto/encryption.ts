@@ -24,6 +24,10 @@ export interface TextCipher {
    * load a user's salt call it (see journal/owner.ts); without it the first use derives in line.
    */
   prepare(userId: string, salt: string): Promise<void>;
+  /** Bytes (photo files) under the same per-user key: iv | ciphertext | tag. */
+  encryptBytes(userId: string, salt: string, plain: Buffer): Buffer;
+  /** The inverse of encryptBytes; throws when the bytes were not sealed with this user's key. */
+  decryptBytes(userId: string, salt: string, sealed: Buffer): Buffer;
 }
 
 /** A new random per-user salt (16 bytes, base64), marked for an HKDF key. */
@@ -84,6 +88,16 @@ export function createTextCipher(masterKey: Buffer): TextCipher {
       } catch {
         return stored;
       }
+    },
+    encryptBytes(userId, salt, plain) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', keyFor(userId, salt), iv);
+      return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    },
+    decryptBytes(userId, salt, sealed) {
+      const decipher = createDecipheriv('aes-256-gcm', keyFor(userId, salt), sealed.subarray(0, IV_BYTES));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
     },
   };
 }

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
+import { makeOwnerOnly, makePrivateDir } from '../at-rest/private-files';
 import { migrations } from './migrations/index';
 import type { Database } from './tables';
 
@@ -29,9 +29,13 @@ export function openDatabase(url: string): DatabaseHandle {
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const file = sqliteFile;
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') makePrivateDir(dirname(file));
   const sqlite = new SQLite(file);
+  // SQLite makes its files 0644 less the umask; the journal is for the server only. The WAL and
+  // shared-memory files take the database file's mode when SQLite creates them.
+  if (file !== ':memory:') makeOwnerOnly(file);
   sqlite.pragma('journal_mode = WAL');
+  if (file !== ':memory:') makeOwnerOnly(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });

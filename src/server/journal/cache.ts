@@ -1,3 +1,4 @@
+import { openPhotoRows } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
 import { openEntry, type OpenedEntry } from './entry-cipher';
@@ -150,7 +151,7 @@ export class JournalCache {
       texts.push(indexedText(before.index, i));
     });
     if (row) {
-      const entry = toCached(openEntry(this.ctx, salt, row), photos);
+      const entry = toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos));
       let at = others.findIndex((e) => comesBefore(entry, e));
       if (at === -1) at = others.length;
       others.splice(at, 0, entry);
@@ -170,7 +171,7 @@ export class JournalCache {
     // Read the revision first, then the rows: the rows are at least that new.
     const [salt, rows, photoRows] = await Promise.all([ownerSalt(this.ctx, userId), listEntries(this.ctx.db, userId), listPhotos(this.ctx.db, userId)]);
     const photosByEntry = new Map<string, JournalPhotoRow[]>();
-    for (const photo of photoRows) {
+    for (const photo of openPhotoRows(this.ctx, userId, salt, photoRows)) {
       const list = photosByEntry.get(photo.entry_id);
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);

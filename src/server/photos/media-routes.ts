@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
+import { readPhotoFile } from '../at-rest/photo-files';
 import { forbidden, notFound } from '../errors';
 import { parseInput } from '../http/validate';
 import { thumbKeyOf } from './keys';
@@ -21,12 +22,13 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
     const { exp, sig, variant } = parseInput(mediaQuery, request.query);
     const check = checkMediaLink(ctx, key, exp, sig);
     if (check !== 'valid') throw forbidden(check === 'expired' ? messages.entries.linkExpired : messages.entries.linkInvalid);
-    const object = await ctx.storage.get(variant === 'thumb' ? thumbKeyOf(key) : key);
-    if (!object) throw notFound();
+    // Stored encrypted with the owner's key; opened here for whoever holds the signed link.
+    const photo = await readPhotoFile(ctx, variant === 'thumb' ? thumbKeyOf(key) : key);
+    if (!photo) throw notFound();
     return reply
       .header('cache-control', `private, max-age=${secondsLeft(ctx, exp!)}`)
-      .header('content-length', object.size)
-      .type(object.contentType)
-      .send(object.stream);
+      .header('content-length', photo.bytes.length)
+      .type(photo.contentType)
+      .send(photo.bytes);
   });
 }

@@ -6,6 +6,7 @@ import {
   photosWouldExceedMessage,
 } from '../../shared/journal';
 import { messages } from '../../shared/messages';
+import { SEALED_CONTENT_TYPE, sealFileName, sealPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
 import type { JournalPhotoRow } from '../db/tables';
@@ -62,17 +63,21 @@ export async function writingPhotoFiles<T>(ctx: AppContext, work: (written: stri
   }
 }
 
-/** Stores prepared photos (full image and thumbnail) and records them, inside the caller's transaction. */
+/**
+ * Stores prepared photos (full image and thumbnail) and records them, inside the caller's
+ * transaction. Files and file names are encrypted with the owner's key (at-rest/photo-files.ts).
+ */
 export async function savePhotos(ctx: AppContext, trx: Db, userId: string, entryId: string, photos: readonly PreparedPhoto[], written: string[]): Promise<void> {
   const storage = ctx.storage;
   const now = ctx.clock.now();
+  const salt = photos.length ? await ownerSaltIn(ctx, trx, userId) : '';
   const rows: JournalPhotoRow[] = [];
   let position = await nextPhotoPosition(trx, userId, entryId);
   for (const photo of photos) {
     const keys = newPhotoKeys(userId, entryId, now, photo.ext);
-    await storage.put(keys.file, photo.full, photo.mimeType);
+    await storage.put(keys.file, sealPhotoBytes(ctx, userId, salt, photo.full), SEALED_CONTENT_TYPE);
     written.push(keys.file);
-    await storage.put(keys.thumb, photo.thumb, 'image/webp');
+    await storage.put(keys.thumb, sealPhotoBytes(ctx, userId, salt, photo.thumb), SEALED_CONTENT_TYPE);
     written.push(keys.thumb);
     rows.push({
       id: newId(),
@@ -80,7 +85,7 @@ export async function savePhotos(ctx: AppContext, trx: Db, userId: string, entry
       user_id: userId,
       file_path: keys.file,
       thumb_path: keys.thumb,
-      file_name: photo.fileName,
+      file_name: sealFileName(ctx, userId, salt, photo.fileName),
       file_size: photo.full.length,
       mime_type: photo.mimeType,
       position: position++,
@@ -88,6 +93,13 @@ export async function savePhotos(ctx: AppContext, trx: Db, userId: string, entry
     });
   }
   await insertPhotos(trx, rows);
+}
+
+/** The owner's key salt, read in the caller's transaction (SQLite has one connection: ctx.db would wait on it). */
+async function ownerSaltIn(ctx: AppContext, trx: Db, userId: string): Promise<string> {
+  const { key_salt: salt } = await trx.selectFrom('profiles').select('key_salt').where('id', '=', userId).executeTakeFirstOrThrow();
+  await ctx.cipher.prepare(userId, salt);
+  return salt;
 }
 
 export async function removePhotoFiles(ctx: AppContext, photos: readonly Pick<JournalPhotoRow, 'file_path' | 'thumb_path'>[]): Promise<void> {
