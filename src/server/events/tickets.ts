@@ -19,11 +19,9 @@ export interface StreamHolder {
 export async function issueStreamTicket(ctx: AppContext, holder: StreamHolder): Promise<string> {
   const now = ctx.clock.now();
   const raw = randomToken();
-  // Used and expired tickets are worth nothing; clearing them here keeps the table small without a job.
-  await ctx.db
-    .deleteFrom('event_tickets')
-    .where((eb) => eb.or([eb('expires_at', '<=', now.toISOString()), eb('used_at', 'is not', null)]))
-    .execute();
+  // Expired tickets (used ones expire within the minute too) are worth nothing; clearing them here
+  // keeps the table small without a job.
+  await ctx.db.deleteFrom('event_tickets').where('expires_at', '<=', now.toISOString()).execute();
   await ctx.db
     .insertInto('event_tickets')
     .values({
