@@ -169,6 +169,15 @@ describe('importing a journal: POST /api/import', () => {
     expect(res.json().error.message).toBe(messages.importer.tooLarge);
   });
 
+  it('refuses a ZIP over 100 MB with 413 while it is still arriving', async () => {
+    const user = await journalUser(t);
+    const big = Buffer.alloc(101 * 1024 * 1024);
+    big.write('PK\u0003\u0004');
+    const res = await importAs(user, big, 'export.zip');
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error.message).toBe(messages.importer.tooLarge);
+  });
+
   it('rolls everything back when writing fails part-way, photo files included', async () => {
     const user = await journalUser(t);
     const storage = t.app.ctx.storage;
