@@ -5,6 +5,7 @@ import { ENTRY_CONTENT_MAX } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
+import { bearer, signIn } from '../test/factories';
 import { dayOneZip, fixture, postImport } from './test-support';
 
 describe('importing a journal: POST /api/import', () => {
@@ -210,6 +211,17 @@ describe('importing a journal: POST /api/import', () => {
     expect(await t.app.ctx.db.selectFrom('journal_imports').select('fingerprint').where('user_id', '=', user.id).execute()).toEqual([]);
     // And the file imports fine afterwards.
     expect((await importAs(user, fixture('dayone-journal.json'))).json()).toMatchObject({ imported: 3 });
+  });
+
+  it('allows 10 imports in 15 minutes per user', async () => {
+    const user = await journalUser(t);
+    for (let i = 0; i < 10; i++) expect((await importAs(user, fixture('jrnl-journal.txt'), 'journal.txt')).statusCode).toBe(200);
+    const refused = await importAs(user, fixture('jrnl-journal.txt'), 'journal.txt');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.message).toBe(messages.importer.rateLimited);
+    t.clock.advance(15 * 60 * 1000 + 1);
+    const later = { ...user, headers: bearer(await signIn(t, user)) };
+    expect((await importAs(later, fixture('jrnl-journal.txt'), 'journal.txt')).statusCode).toBe(200);
   });
 
   it('needs sign-in, but not a running trial: a user whose access ended can bring their journal in', async () => {
