@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signPayload } from '../providers/billing/signature';
@@ -53,7 +54,9 @@ export async function startFakeStripe() {
   const subs = new Map<string, FakeSubscription>();
   const failures: Array<{ path: string; status: number; body: unknown }> = [];
   let seq = 0;
-  const id = (prefix: string) => `${prefix}_fake${++seq}`;
+  // Unique across fakes, so test files sharing one PostgreSQL database never share a customer id.
+  const run = randomBytes(4).toString('hex');
+  const id = (prefix: string) => `${prefix}_fake${run}${++seq}`;
   const metaOf = (p: Record<string, string>) =>
     Object.fromEntries(Object.entries(p).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
 
