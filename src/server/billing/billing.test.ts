@@ -179,6 +179,8 @@ describe('billing with Stripe', () => {
     expect(await entriesStatus(token)).toBe(200);
     const row = await api.get('/api/subscription', token);
     expect(row.body.subscribed).toBe(true);
+    // Settings tells them it ends: cancelled, running to the period's end.
+    expect(row.body.cancel_at_period_end).toBe(true);
 
     const end = sub.items.data[0]!.current_period_end * 1000;
     t.clock.set(new Date(end + 60_000));
