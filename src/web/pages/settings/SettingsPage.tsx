@@ -7,6 +7,7 @@ import { ExportModal } from '../../features/journal';
 import { PageHead } from '../../seo/PageHead';
 import { JournalHeader } from '../journal/JournalHeader';
 import { BillingCard } from './BillingCard';
+import { DeleteAccountCard } from './DeleteAccountCard';
 import { ImportCard } from './ImportCard';
 import { JournalNumberSection } from './JournalNumberSection';
 import { settingsCopy } from './copy';
@@ -69,6 +70,7 @@ function SettingsContent() {
       <BillingCard />
       <ReminderSettingsForm profile={profile.data} />
       <ImportCard />
+      <DeleteAccountCard />
     </div>
   );
 }
