@@ -8,7 +8,7 @@ test('change reminder settings, keep them, and be asked before leaving with unsa
   await expect(page).toHaveURL(/\/settings$/);
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 
-  const save = page.getByRole('button', { name: 'Save' });
+  const save = page.getByRole('button', { name: 'Save', exact: true });
   await expect(save).toBeDisabled();
   await page.getByLabel('Hour').selectOption('7');
   await page.getByLabel('Minute').selectOption('30');
