@@ -67,8 +67,50 @@ describe('jotline serve on SIGTERM', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('stops accepting, finishes the request in flight and its text, then exits 0', async () => {
-    const fields = new URLSearchParams({ MessageSid: 'SM' + randomBytes(16).toString('hex'), From: '+15125550123', To: '+15555550100', Body: 'sent just before the restart', NumMedia: '0' }).toString();
+  const post = async (path: string, body: Record<string, unknown>, token?: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const text = (from: string, body: string, sid = 'SM' + randomBytes(16).toString('hex')) =>
+    fetch(`http://127.0.0.1:${port}/webhooks/twilio/sms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ MessageSid: sid, From: from, To: '+15555550100', Body: body, NumMedia: '0' }).toString(),
+    });
+
+  /** Signs up, verifies by texting YES (the simulator's unsigned webhook), and opens the realtime stream. */
+  async function openEventStream() {
+    const signUp = await post('/api/auth/signup', { email: 'drain@example.com', password: 'Journal123', phoneNumber: '5125550188', timezone: 'America/Chicago', smsConsent: true });
+    expect(signUp.status, JSON.stringify(signUp.body)).toBe(200);
+    expect((await text('+15125550188', 'YES')).status).toBe(200);
+    let verified = await post('/api/auth/verify-phone', { verification_token: signUp.body.verification_token });
+    for (let i = 0; i < 50 && !verified.body.verified; i++) {
+      await sleep(100);
+      verified = await post('/api/auth/verify-phone', { verification_token: signUp.body.verification_token });
+    }
+    const session = await post('/api/auth/token', { grant_type: 'link', token: new URL(verified.body.auth_link).searchParams.get('token') });
+    expect(session.status).toBe(200);
+    const ticket = await post('/api/events/ticket', {}, session.body.access_token);
+    const res = await fetch(`http://127.0.0.1:${port}/api/events?ticket=${ticket.body.ticket}`);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read(); // connected
+    let ended = false;
+    const done = (async () => {
+      while (!(await reader.read()).done);
+      ended = true;
+    })().catch(() => (ended = true));
+    return { ended: () => ended, done };
+  }
+
+  it('stops accepting, ends event streams, finishes the request in flight and its text, then exits 0', async () => {
+    const stream = await openEventStream();
+    const sid = 'SM' + randomBytes(16).toString('hex');
+    const fields = new URLSearchParams({ MessageSid: sid, From: '+15125550123', To: '+15555550100', Body: 'sent just before the restart', NumMedia: '0' }).toString();
     const half = Math.floor(fields.length / 2);
     let answer = '';
     const response = new Promise<number>((done, fail) => {
@@ -88,6 +130,7 @@ describe('jotline serve on SIGTERM', () => {
 
     await sleep(1_000);
     expect(server.exitCode, output).toBeNull(); // still draining
+    expect(stream.ended()).toBe(true); // the browser reconnects to another instance
     expect(['ECONNREFUSED', 503]).toContain(await probe(port, '/healthz')); // no new work taken
 
     expect(await response).toBe(200);
@@ -98,7 +141,7 @@ describe('jotline serve on SIGTERM', () => {
     // Before exiting it also processed the text it had acknowledged.
     const db = new SQLite(join(dataDir, 'serve.db'), { readonly: true });
     try {
-      const inbound = db.prepare("select processed, kind from sms_messages where direction = 'inbound'").all();
+      const inbound = db.prepare("select processed, kind from sms_messages where provider_message_id = ?").all(sid);
       expect(inbound).toEqual([{ processed: 1, kind: 'unknown_number' }]);
       const claimed = db.prepare("select count(*) as n from sms_messages where direction = 'outbound' and status = 'sending'").get() as { n: number };
       expect(claimed.n).toBe(0);
