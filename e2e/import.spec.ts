@@ -10,7 +10,7 @@ const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 /** A Day One ZIP export (Journal.json and photos/MD5.TYPE) with a photo big enough to watch the upload. */
 async function dayOneExport(): Promise<Buffer> {
-  const side = 900;
+  const side = 640;
   const photo = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
   const heic = Buffer.from('a HEIC photo the journal cannot keep');
   const journal = readFileSync(join(process.cwd(), 'src', 'server', 'import', 'fixtures', 'dayone-journal.json'), 'utf8')
@@ -40,7 +40,7 @@ test('import a Day One export from settings, watch it upload, and find the entri
   // A slow connection, so the upload takes long enough to be seen.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 512 * 1024 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
   await card.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(card.getByRole('progressbar')).toBeVisible();
   // Part-way through: a share of the file, neither nothing nor all of it.
