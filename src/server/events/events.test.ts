@@ -5,7 +5,7 @@ import type { UserEvent } from '../events';
 import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
 import { apiClient, bearer, signIn, signInSession } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/app';
-import { pipeUserEvents } from './stream';
+import { HEARTBEAT_MS, pipeUserEvents } from './stream';
 
 describe('pipeUserEvents', () => {
   it('writes events as SSE, a heartbeat every 25 s, and lets go of everything on close', () => {
@@ -213,6 +213,22 @@ describe('GET /api/events', () => {
     expect((await api.post('/api/auth/token', { grant_type: 'refresh_token', refresh_token: session.refresh_token })).status).toBe(200);
     expect((await api.post('/api/auth/token', { grant_type: 'refresh_token', refresh_token: session.refresh_token })).status).toBe(401);
     expect(await endsWithin(stream.reader, 2_000)).toBe(true);
+  });
+
+  it('ends a stream within one heartbeat of a revocation it was not told about', async () => {
+    const person = await journalUser(t);
+    const session = await signInSession(t, person);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const stream = await openStream(session.access_token);
+      // Revoked straight in the database, as another instance's reuse detection would, with no event.
+      await t.app.ctx.db.updateTable('refresh_tokens').set({ revoked_at: t.clock.now().toISOString() }).where('user_id', '=', person.id).execute();
+      expect(await endsWithin(stream.reader, 300)).toBe(false);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect(await endsWithin(stream.reader, 2_000)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps at most 10 streams open per user, closing the oldest', async () => {
