@@ -63,3 +63,32 @@ test('import a Day One export from settings, watch it upload, and find the entri
   await card.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(card.getByRole('status')).toContainText('Imported 0 entries, skipped 3');
 });
+
+test('entries imported from earlier years show up On This Day above the journal, each opening the entry', async ({ page, request }) => {
+  await signUpVerified(page, request);
+  // Today as the journal counts it (the account's time zone is the browser's).
+  const today = await page.evaluate(() => new Intl.DateTimeFormat('en-CA').format(new Date()));
+  const year = Number(today.slice(0, 4));
+  const leapDay = today.endsWith('-02-29');
+  const yearsBack = (n: number) => `${year - n}${today.slice(4)}`;
+  const [recent, older] = leapDay ? [yearsBack(4), yearsBack(8)] : [yearsBack(1), yearsBack(3)];
+  const jrnl = [`[${older} 08:30] Older memory. Snow on the roof.`, '', `[${recent} 19:45] A year back. Dinner with Ana on the porch.`, ''].join('\n');
+
+  await page.goto('/settings');
+  const card = page.getByRole('region', { name: 'Import' });
+  await card.getByLabel('Journal file').setInputFiles({ name: 'journal.txt', mimeType: 'text/plain', buffer: Buffer.from(jrnl) });
+  await card.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(card.getByRole('status')).toContainText('Imported 2 entries, skipped 0');
+
+  await card.getByRole('link', { name: 'Open your journal' }).click();
+  const onThisDay = page.getByRole('region', { name: 'On this day' });
+  await expect(onThisDay).toBeVisible();
+  const items = onThisDay.getByRole('button');
+  await expect(items).toHaveText([leapDay ? /4 years ago/ : /1 year ago/, leapDay ? /8 years ago/ : /3 years ago/]);
+  await items.first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Dinner with Ana on the porch.');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(items.first()).toBeFocused();
+});
