@@ -34,7 +34,7 @@ describe('the On This Day card', () => {
 
     const user = userEvent.setup();
     await user.click(items[1]!);
-    const dialog = await screen.findByRole('dialog', { name: 'Tuesday, May 9, 2023' });
+    const dialog = await screen.findByRole('dialog', { name: 'On this day, 3 years ago' });
     expect(within(dialog).getByText(/and a second line/)).toBeInTheDocument();
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

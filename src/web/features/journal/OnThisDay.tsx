@@ -6,7 +6,6 @@ import { messages } from '../../../shared/messages';
 import { apiRequest } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { EntryCard } from './EntryCard';
-import { formatEntryDay } from './dates';
 import { Modal } from './Modal';
 import type { ProfileSummary } from './journal-api';
 import { journalKeys } from './queries';
@@ -47,6 +46,7 @@ export function OnThisDay() {
   // Read, not watched: an observer here would change how the profile query refetches.
   const year = currentYear(useQueryClient().getQueryData<ProfileSummary | null>(journalKeys.profile)?.timezone);
   const [openId, setOpenId] = useState<string | null>(null);
+  const agoLabel = (entry: JournalEntry) => copy.yearsAgo(Math.max(1, year - Number(entry.entry_date.slice(0, 4))));
   const opener = useRef<HTMLButtonElement | null>(null);
   if (!entries || entries.length === 0) return null;
   // Edited or deleted in the dialog: it shows the entry as it is now, and closes once it is gone.
@@ -65,7 +65,7 @@ export function OnThisDay() {
       </h2>
       <ul className="mt-2 divide-y divide-amber-200/70">
         {entries.map((entry) => {
-          const years = copy.yearsAgo(Math.max(1, year - Number(entry.entry_date.slice(0, 4))));
+          const years = agoLabel(entry);
           return (
             <li key={entry.id}>
               <button
@@ -83,7 +83,7 @@ export function OnThisDay() {
           );
         })}
       </ul>
-      <Modal open={open !== null} onOpenChange={(isOpen) => !isOpen && close()} title={open ? formatEntryDay(open.entry_date) : copy.title} className="max-w-2xl">
+      <Modal open={open !== null} onOpenChange={(isOpen) => !isOpen && close()} title={open ? `${copy.title}, ${agoLabel(open)}` : copy.title} className="max-w-2xl">
         {open && (
           <div className="mt-4">
             <EntryCard entry={open} />
