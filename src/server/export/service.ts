@@ -51,6 +51,8 @@ export async function exportJournal(ctx: AppContext, userId: string, query: Expo
   const fileName = `journal-export-${input.today}.${query.format}`;
   if (query.format === 'pdf') {
     // Rendered in a worker thread, streamed out as it is written; a failure part-way ends the download.
+    // Again, with no wait before render: other exports may have filled the queue meanwhile.
+    if (!pdfWorkers.hasRoom()) throw rateLimited(messages.pdfExport.busy);
     const body = pdfWorkers.render({ input, readPhoto: (key) => readPhotoForExport(ctx, key) });
     return { fileName, contentType: 'application/pdf', body };
   }

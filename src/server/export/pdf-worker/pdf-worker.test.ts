@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { messages } from '../../../shared/messages';
 import { ENTRY_CONTENT_MAX } from '../../../shared/journal';
-import { createEntry, journalUser, type JournalTestUser } from '../../journal/test-helpers';
+import { PHOTO_PDF_EXPORTS_PER_WINDOW } from '../../../shared/limits';
+import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../../test/app';
 import type { ExportInput } from '../format';
-import { PdfWorkerPool } from './pool';
+import { pdfWorkers, PdfWorkerPool } from './pool';
 
 /** Deterministic filler text: words from a fixed list, picked by a seeded generator. */
 function fullEntryText(seed: number): string {
@@ -84,6 +86,36 @@ describe('PDF export in worker threads', () => {
     expect(answered.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...answered)).toBeLessThan(exportMs / 3);
   }, 120_000);
+});
+
+describe('a full PDF queue', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    t.clock.set(new Date('2026-03-10T12:00:00Z'));
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 with a clear message, and the attempt does not count against the user', async () => {
+    const user = await journalUser(t);
+    const entry = await createEntry(t, user, { content: 'One day', entry_date: '2026-03-09' });
+    const form = await multipart({}, [{ name: 'pic.jpeg', bytes: await testImage('jpeg') }]);
+    await t.app.inject({ method: 'POST', url: `/api/entries/${entry.id}/photos`, headers: { ...user.headers, ...form.headers }, payload: form.payload });
+    const full = vi.spyOn(pdfWorkers, 'hasRoom').mockReturnValue(false);
+    try {
+      // More than the allowance for PDFs with photos (PHOTO_PDF_EXPORTS_PER_WINDOW).
+      for (let i = 0; i < PHOTO_PDF_EXPORTS_PER_WINDOW + 3; i++) {
+        const res = await t.app.inject({ method: 'GET', url: '/api/export?format=pdf&photos=true', headers: user.headers });
+        expect(res.statusCode).toBe(429);
+        expect(res.json().error.message).toBe(messages.pdfExport.busy);
+      }
+    } finally {
+      full.mockRestore();
+    }
+    const res = await t.app.inject({ method: 'GET', url: '/api/export?format=pdf&photos=true', headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
 });
 
 describe('the PDF worker pool', () => {
