@@ -113,7 +113,7 @@ export function AdminUserManagementPage() {
               <li>{countOf(user.counts.journalEntries, 'journal entry', 'journal entries')}</li>
               <li>{countOf(user.counts.journalPhotos, 'photo', 'photos')} and their files</li>
               <li>{countOf(user.counts.smsMessages, 'SMS message', 'SMS messages')}</li>
-              <li>Subscription records</li>
+              <li>Subscription records (a live subscription is cancelled with the payment provider first)</li>
             </ul>
             <Button variant="danger" className="mt-4" onClick={() => setConfirmOpen(true)}>
               <Trash2 aria-hidden="true" className="size-4" />
