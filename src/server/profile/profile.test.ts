@@ -86,7 +86,7 @@ describe('the subscription status: GET /api/subscription', () => {
     const user = await buildUser(t, { trialEnd });
     const res = await apiClient(t).get('/api/subscription', await signIn(t, user));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ subscribed: false, subscription_tier: null, subscription_end: null, is_trial: true, trial_end: trialEnd.toISOString() });
+    expect(res.body).toEqual({ subscribed: false, subscription_tier: null, subscription_end: null, is_trial: true, trial_end: trialEnd.toISOString(), cancel_at_period_end: false });
   });
 
   it('needs sign-in', async () => {
