@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { makeOwnerOnly, makePrivateDir } from '../at-rest/private-files';
 import { migrations } from './migrations/index';
@@ -13,6 +13,28 @@ export interface DatabaseHandle {
   db: Db;
   kind: DbKind;
   close(): Promise<void>;
+}
+
+/**
+ * SQLite transactions that take the write lock when they begin. A deferred transaction (SQLite's
+ * default) that reads and then writes fails with "database is locked" when another process wrote
+ * in between, which busy_timeout cannot wait out; an immediate one waits its turn. One process
+ * shares one connection anyway, so this matters when several processes share the file.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }
 
 /** The SQLite file a database URL names (`:memory:` for an in-memory one), or null for PostgreSQL. */
@@ -38,7 +60,7 @@ export function openDatabase(url: string): DatabaseHandle {
   if (file !== ':memory:') makeOwnerOnly(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }
 
@@ -46,7 +68,8 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema up to date; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Migrations written side by side can land in any order; each still runs once.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -1,12 +1,22 @@
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+// Zone names seen, valid or not (building a formatter to find out is slow); bounded, as the names
+// come from user input.
+const zoneValidity = new Map<string, boolean>();
+
 export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
+  let valid = zoneValidity.get(timeZone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (zoneValidity.size >= 1_000) zoneValidity.clear();
+    zoneValidity.set(timeZone, valid);
   }
+  return valid;
 }
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a timezone; UTC when the zone is unknown. */

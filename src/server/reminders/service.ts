@@ -1,11 +1,12 @@
+import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context';
 import { getAccessStatus } from '../billing/access';
-import type { Profile } from '../db/tables';
+import type { Database, Profile } from '../db/tables';
 import { addDays, isValidTimeZone, localDate } from '../journal/dates';
 import { currentStreak } from '../journal/stats';
-import { isPaused } from '../sms/commands/pause';
 import { withOnThisDay } from '../on-this-day/reminder-line';
-import { enqueueSms } from '../sms/outbound';
+import { isPaused } from '../sms/commands/pause';
+import { enqueueSmsBatch } from '../sms/outbound';
 import { smsTexts } from '../sms/texts';
 import { promptForDay } from './prompts';
 import { nextDailyAt, nextWeeklyAt } from './schedule';
@@ -20,31 +21,49 @@ export const DEFAULT_REMINDER_TIMEZONE = 'America/New_York';
  * moved on without a text, so nobody gets last night's reminder at noon.
  */
 export const LATE_LIMIT_MS = 2 * 60 * 60_000;
-const BATCH = 200;
+/** Due profiles handled together: read in one go, claimed and queued in one transaction. */
+const BATCH = 500;
+/** Days without an entry after which the daily text becomes weekly, and after which it stops. */
+export const WEEKLY_AFTER_DAYS = 7;
+export const QUIET_AFTER_DAYS = 30;
 
 export interface ReminderPassSummary {
   /** Daily reminders queued (a prompt or a plain reminder). */
   reminders: number;
-  /** Missed-day nudges queued instead of a reminder. */
+  /** Missed-day nudges (and the weekly nudges of a long lapse) queued instead of a reminder. */
   nudges: number;
   recaps: number;
-  /** Due times claimed without a text: wrote today, no access, too late, or already texted. */
+  /** Due times claimed without a text: wrote today, no access, paused, lapsed, too late, or already texted. */
   skipped: number;
 }
 
-type Outcome = keyof ReminderPassSummary | 'lost';
+type Outcome = keyof ReminderPassSummary;
+type DueColumn = 'next_reminder_at' | 'next_recap_at';
+
+/** What one due profile gets: its next due time, and the text to queue before the claim, if any. */
+interface Plan {
+  row: Profile;
+  next: Date;
+  outcome: Outcome;
+  text?: { kind: 'reminder' | 'nudge' | 'weekly_recap'; body: string; dedupeKey: string };
+}
 
 /**
- * One scheduler pass as of `at`: schedules profiles that have no due times yet, then claims and
- * texts every due daily reminder and weekly recap. Each due time is claimed with a compare-and-set
- * UPDATE that moves it to the next occurrence, so any number of passes (in this process or on other
- * instances) may run at once and each text is queued once; its dedupe key backs that up.
+ * One scheduler pass as of `at`: lets go of due times nobody will get, schedules profiles that have
+ * none yet, then handles every due daily reminder and weekly recap, a batch at a time.
+ *
+ * Exactly once, across crashes and any number of passes on any number of instances: a batch's texts
+ * are queued first (an outbox row each, with its dedupe key), then the batch's due times are claimed
+ * with one compare-and-set UPDATE that moves each to its next occurrence. A crash between the two
+ * leaves the due times due: the next pass finds the texts already queued and only moves them on. Each
+ * step is one statement, so no transaction is held open across other work.
  */
 export async function runReminderPass(ctx: AppContext, at: Date): Promise<ReminderPassSummary> {
   const summary: ReminderPassSummary = { reminders: 0, nudges: 0, recaps: 0, skipped: 0 };
+  await clearUnwantedDueTimes(ctx.db, at);
   await scheduleUnscheduled(ctx, at);
-  await drain(ctx, 'next_reminder_at', at, summary, (row) => handleReminder(ctx, row, at));
-  await drain(ctx, 'next_recap_at', at, summary, (row) => handleRecap(ctx, row, at));
+  await drain(ctx, 'next_reminder_at', at, summary, (rows) => planReminders(ctx, rows, at));
+  await drain(ctx, 'next_recap_at', at, summary, (rows) => planRecaps(ctx, rows, at));
   return summary;
 }
 
@@ -52,133 +71,205 @@ const scheduleZone = (zone: string) => (isValidTimeZone(zone) ? zone : DEFAULT_R
 /** Entry dates are days in the profile timezone. */
 const journalZone = (profile: Profile) => profile.timezone || 'UTC';
 
+// Who is due for what, written with literal values so that both databases match these predicates to
+// the partial indexes of migration 2026-11-23-0080: an idle pass reads no profile at all.
+const enabledColumn = { next_reminder_at: 'reminder_enabled', next_recap_at: 'weekly_recap_enabled' } as const;
+const wanted = (column: DueColumn) => sql<boolean>`${sql.ref(enabledColumn[column])} = 1 and phone_verified = 1 and is_opted_out = 0`;
+
 /**
- * Fills in next_reminder_at (and next_recap_at) where they are null: new profiles, and profiles whose
- * schedule changed (PATCH /api/profile clears next_reminder_at, so a new reminder timezone moves the
- * recap too). The first occurrence at or after `at`.
+ * Due times that passed while the profile wanted no text (reminders off, opted out, unverified) are
+ * cleared, so they are not carried forever; turning the text back on schedules it afresh.
  */
-async function scheduleUnscheduled(ctx: AppContext, at: Date): Promise<void> {
-  const rows = await ctx.db
-    .selectFrom('profiles')
-    .select(['id', 'reminder_time', 'reminder_timezone', 'next_reminder_at', 'next_recap_at'])
-    .where('phone_verified', '=', 1)
-    .where('is_opted_out', '=', 0)
-    .where((eb) => eb.or([eb('next_reminder_at', 'is', null), eb('next_recap_at', 'is', null)]))
-    .execute();
-  for (const row of rows) {
-    const zone = scheduleZone(row.reminder_timezone);
-    const rescheduled = row.next_reminder_at === null;
-    await ctx.db
+async function clearUnwantedDueTimes(db: Kysely<Database>, at: Date): Promise<void> {
+  for (const column of ['next_reminder_at', 'next_recap_at'] as const) {
+    await db
       .updateTable('profiles')
-      .set({
-        next_reminder_at: row.next_reminder_at ?? nextDailyAt(at, row.reminder_time, zone).toISOString(),
-        next_recap_at: rescheduled || row.next_recap_at === null ? nextWeeklyAt(at, RECAP_WEEKDAY, RECAP_TIME, zone).toISOString() : row.next_recap_at,
-      })
-      .where('id', '=', row.id)
-      // Unchanged since read: otherwise a concurrent pass or a settings change got there first.
-      .where('next_reminder_at', row.next_reminder_at === null ? 'is' : '=', row.next_reminder_at)
-      .where('next_recap_at', row.next_recap_at === null ? 'is' : '=', row.next_recap_at)
+      .set({ [column]: null })
+      .where(column, '<=', at.toISOString())
+      .where(sql<boolean>`not (${wanted(column)})`)
       .execute();
   }
 }
 
-/** Claims and handles every due row, a batch at a time. A handled row is never due again this pass. */
-async function drain(
-  ctx: AppContext,
-  column: 'next_reminder_at' | 'next_recap_at',
-  at: Date,
-  summary: ReminderPassSummary,
-  handle: (row: Profile) => Promise<Outcome>,
-): Promise<void> {
-  const enabled = column === 'next_reminder_at' ? 'reminder_enabled' : 'weekly_recap_enabled';
+/** `column = CASE id WHEN … THEN … END`, for setting many rows to values of their own in one statement. */
+function byId(values: Array<[id: string, value: string | null]>) {
+  return sql<string | null>`case id ${sql.join(
+    values.map(([id, value]) => sql`when ${id} then ${value}`),
+    sql` `,
+  )} end`;
+}
+
+/**
+ * Fills in next_reminder_at (and next_recap_at) where they are null and the text is wanted: new
+ * profiles, texts turned back on, and profiles whose schedule changed (PATCH /api/profile clears
+ * next_reminder_at, so a new reminder timezone moves the recap too). The first occurrence at or
+ * after `at`, a batch to a statement.
+ */
+async function scheduleUnscheduled(ctx: AppContext, at: Date): Promise<void> {
+  for (const column of ['next_reminder_at', 'next_recap_at'] as const) {
+    for (;;) {
+      const rows = await ctx.db
+        .selectFrom('profiles')
+        .select(['id', 'reminder_time', 'reminder_timezone', 'weekly_recap_enabled'])
+        .where(column, 'is', null)
+        .where(wanted(column))
+        .limit(BATCH)
+        .execute();
+      if (rows.length === 0) break;
+      const recaps = rows.map((row): [string, string | null] => [
+        row.id,
+        row.weekly_recap_enabled === 1 ? nextWeeklyAt(at, RECAP_WEEKDAY, RECAP_TIME, scheduleZone(row.reminder_timezone)).toISOString() : null,
+      ]);
+      const reminders = rows.map((row): [string, string] => [row.id, nextDailyAt(at, row.reminder_time, scheduleZone(row.reminder_timezone)).toISOString()]);
+      const result = await ctx.db
+        .updateTable('profiles')
+        .set(column === 'next_reminder_at' ? { next_reminder_at: byId(reminders), next_recap_at: byId(recaps) } : { next_recap_at: byId(recaps) })
+        .where('id', 'in', rows.map((r) => r.id))
+        // Still unscheduled: otherwise a concurrent pass or a settings change got there first.
+        .where(column, 'is', null)
+        .executeTakeFirst();
+      // Nothing moved: every row changed under us; they are read again on the next pass.
+      if (rows.length < BATCH || Number(result.numUpdatedRows) === 0) break;
+    }
+  }
+}
+
+/**
+ * Handles every due row of `column`, a batch at a time: plans the whole batch from a few reads,
+ * queues its texts in one statement, then claims its due times in another. A handled row is never
+ * due again this pass (its due time moved on, or another pass moved it).
+ */
+async function drain(ctx: AppContext, column: DueColumn, at: Date, summary: ReminderPassSummary, plan: (rows: Profile[]) => Promise<Plan[]>): Promise<void> {
   for (;;) {
     const due = await ctx.db
       .selectFrom('profiles')
       .selectAll()
-      .where(enabled, '=', 1)
-      .where('phone_verified', '=', 1)
-      .where('is_opted_out', '=', 0)
-      .where(column, 'is not', null)
+      .where(wanted(column))
       .where(column, '<=', at.toISOString())
       .orderBy(column)
       .limit(BATCH)
       .execute();
-    for (const row of due) {
-      const outcome = await handle(row);
-      if (outcome !== 'lost') summary[outcome]++;
+    if (due.length === 0) return;
+    const plans = await plan(due);
+    const queued = await enqueueSmsBatch(
+      ctx,
+      plans.flatMap((p) => (p.text ? [{ userId: p.row.id, to: p.row.phone_number, ...p.text }] : [])),
+    );
+    const claimed = await ctx.db
+      .updateTable('profiles')
+      .set({ [column]: byId(plans.map((p) => [p.row.id, p.next.toISOString()])) })
+      .where((eb) => eb.or(plans.map((p) => eb.and([eb('id', '=', p.row.id), eb(column, '=', p.row[column])]))))
+      .returning('id')
+      .execute();
+    const won = new Set(claimed.map((r) => r.id));
+    for (const p of plans) {
+      if (p.text && queued.has(p.text.dedupeKey)) summary[p.outcome]++;
+      else if (won.has(p.row.id)) summary.skipped++;
     }
-    if (due.length < BATCH) return;
+    // Rows another pass claimed first are no longer due; rows that changed otherwise are read again.
+    if (due.length < BATCH || claimed.length === 0) return;
   }
-}
-
-/**
- * Moves `column` from the value read to `next`; true only for the one caller whose update hit, so
- * only that caller texts.
- */
-async function claim(ctx: AppContext, row: Profile, column: 'next_reminder_at' | 'next_recap_at', next: Date): Promise<boolean> {
-  const result = await ctx.db
-    .updateTable('profiles')
-    .set({ [column]: next.toISOString() })
-    .where('id', '=', row.id)
-    .where(column, '=', row[column])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Claims the due time: 'go' when this caller won it and may text; otherwise why not (lost, or late / no access as of `at`). */
-async function claimAndCheck(ctx: AppContext, row: Profile, column: 'next_reminder_at' | 'next_recap_at', next: Date, at: Date): Promise<Outcome | 'go'> {
-  if (!(await claim(ctx, row, column, next))) return 'lost';
-  const due = Date.parse(row[column]!);
-  if (at.getTime() - due > LATE_LIMIT_MS) return 'skipped';
-  // Paused by text (PAUSE): the due time moves on without a text.
-  if (isPaused(row, at)) return 'skipped';
-  // Access as of the pass's instant (a `reminders tick --at` may name another time).
-  const access = await getAccessStatus({ ...ctx, clock: { now: () => at } }, row.id);
-  return access.hasAccess ? 'go' : 'skipped';
 }
 
 const after = (at: Date, due: string) => new Date(Math.max(at.getTime(), Date.parse(due)) + 1);
 
-async function handleReminder(ctx: AppContext, row: Profile, at: Date): Promise<Outcome> {
-  const zone = scheduleZone(row.reminder_timezone);
-  const next = nextDailyAt(after(at, row.next_reminder_at!), row.reminder_time, zone);
-  const checked = await claimAndCheck(ctx, row, 'next_reminder_at', next, at);
-  if (checked !== 'go') return checked;
+/**
+ * Why a due row gets no text as of `at`, if it gets none: too late, paused by text, or no access
+ * (as of the pass's instant: a `reminders tick --at` may name another time).
+ */
+async function heldBack(ctx: AppContext, row: Profile, column: DueColumn, at: Date): Promise<boolean> {
+  if (at.getTime() - Date.parse(row[column]!) > LATE_LIMIT_MS) return true;
+  if (isPaused(row, at)) return true;
+  return !(await getAccessStatus({ ...ctx, clock: { now: () => at } }, row.id)).hasAccess;
+}
 
-  const today = localDate(at, journalZone(row));
-  const yesterday = addDays(today, -1);
-  const written = new Set(
-    (
-      await ctx.db
-        .selectFrom('journal_entries')
-        .select('entry_date')
-        .where('user_id', '=', row.id)
-        .where('entry_date', 'in', [today, yesterday])
-        .execute()
-    ).map((e) => e.entry_date),
-  );
-  if (written.has(today)) return 'skipped';
+/** Whole days from one YYYY-MM-DD to another. */
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
-  const day = localDate(new Date(row.next_reminder_at!), zone);
-  const reminderKey = `reminder:${row.id}:${day}`;
-  const nudgeKey = `nudge:${row.id}:${day}`;
-  // One daily text at most, even if a changed schedule makes the reminder due twice in a day.
-  const alreadyTexted = await ctx.db
-    .selectFrom('sms_messages')
-    .select('id')
-    .where('dedupe_key', 'in', [reminderKey, nudgeKey])
-    .executeTakeFirst();
-  if (alreadyTexted) return 'skipped';
-
-  // A missed yesterday earns a nudge, unless the account did not exist for the whole of yesterday.
-  const missedYesterday = !written.has(yesterday) && localDate(new Date(row.created_at), journalZone(row)) < yesterday;
-  if (missedYesterday) {
-    const { queued } = await enqueueSms(ctx, { userId: row.id, to: row.phone_number, body: await withOnThisDay(ctx, row, today, smsTexts.missedDayNudge()), kind: 'nudge', dedupeKey: nudgeKey });
-    return queued ? 'nudges' : 'skipped';
+/** Each user's latest entry day up to their today, among entries of the last month or so. */
+async function latestEntryDays(ctx: AppContext, rows: Profile[], todays: Map<string, string>): Promise<Map<string, string>> {
+  const earliest = addDays([...todays.values()].sort()[0]!, -(QUIET_AFTER_DAYS + 2));
+  const entries = await ctx.db
+    .selectFrom('journal_entries')
+    .select(['user_id', 'entry_date'])
+    .where('user_id', 'in', rows.map((r) => r.id))
+    .where('entry_date', '>=', earliest)
+    .execute();
+  const latest = new Map<string, string>();
+  for (const { user_id, entry_date } of entries) {
+    if (entry_date <= todays.get(user_id)! && entry_date > (latest.get(user_id) ?? '')) latest.set(user_id, entry_date);
   }
-  const body = await withOnThisDay(ctx, row, today, row.prompts_enabled ? smsTexts.dailyPrompt(promptForDay(day)) : smsTexts.dailyReminder());
-  const { queued } = await enqueueSms(ctx, { userId: row.id, to: row.phone_number, body, kind: 'reminder', dedupeKey: reminderKey });
-  return queued ? 'reminders' : 'skipped';
+  return latest;
+}
+
+/** The day of the latest nudge each user got on or after `since` (by its dedupe key, `nudge:USER:DAY`). */
+async function latestNudges(ctx: AppContext, since: Map<string, string>): Promise<Map<string, string>> {
+  if (since.size === 0) return new Map();
+  const rows = await ctx.db
+    .selectFrom('sms_messages')
+    .select('dedupe_key')
+    .where((eb) => eb.or([...since].map(([id, day]) => eb.and([eb('dedupe_key', '>=', `nudge:${id}:${day}`), eb('dedupe_key', '<=', `nudge:${id}:~`)]))))
+    .execute();
+  const latest = new Map<string, string>();
+  for (const { dedupe_key } of rows) {
+    const [, id, day] = dedupe_key!.split(':') as [string, string, string];
+    if (day > (latest.get(id) ?? '')) latest.set(id, day);
+  }
+  return latest;
+}
+
+/**
+ * The daily text, by how many days the user has gone without writing (from their last entry, or
+ * from the day the account was made):
+ * - wrote today: none;
+ * - the first due time after a missed day: the friendly nudge instead of the reminder, once a lapse;
+ * - otherwise, through the first week: the reminder (or prompt);
+ * - after a week: one gentle nudge a week; after a month: nothing, until they write again.
+ */
+async function planReminders(ctx: AppContext, rows: Profile[], at: Date): Promise<Plan[]> {
+  const todays = new Map(rows.map((r) => [r.id, localDate(at, journalZone(r))]));
+  const latest = await latestEntryDays(ctx, rows, todays);
+  const quiet = new Map(
+    rows.map((r) => {
+      const last = latest.get(r.id);
+      const joined = localDate(new Date(r.created_at), journalZone(r));
+      return [r.id, { base: last && last > joined ? last : joined, wroteToday: last === todays.get(r.id) }];
+    }),
+  );
+  const days = new Map(rows.map((r) => [r.id, localDate(new Date(r.next_reminder_at!), scheduleZone(r.reminder_timezone))]));
+  const keys = rows.flatMap((r) => [`reminder:${r.id}:${days.get(r.id)}`, `nudge:${r.id}:${days.get(r.id)}`]);
+  const texted = new Set((await ctx.db.selectFrom('sms_messages').select('dedupe_key').where('dedupe_key', 'in', keys).execute()).map((m) => m.dedupe_key));
+  // Nudges already sent in the current lapse (which starts the day after the last entry).
+  const lapses = new Map([...quiet].flatMap(([id, q]) => (daysBetween(q.base, todays.get(id)!) >= 2 ? [[id, addDays(q.base, 1)] as const] : [])));
+  const nudged = await latestNudges(ctx, lapses);
+
+  const plans: Plan[] = [];
+  for (const row of rows) {
+    const next = nextDailyAt(after(at, row.next_reminder_at!), row.reminder_time, scheduleZone(row.reminder_timezone));
+    const today = todays.get(row.id)!;
+    const day = days.get(row.id)!;
+    const { base, wroteToday } = quiet.get(row.id)!;
+    const quietDays = daysBetween(base, today);
+    const lastNudge = nudged.get(row.id);
+    const reminderKey = `reminder:${row.id}:${day}`;
+    const nudgeKey = `nudge:${row.id}:${day}`;
+    let text: Plan['text'];
+    // One daily text at most, even if a changed schedule makes the reminder due twice in a day.
+    if (wroteToday || texted.has(reminderKey) || texted.has(nudgeKey) || quietDays > QUIET_AFTER_DAYS) text = undefined;
+    else if (quietDays > WEEKLY_AFTER_DAYS) {
+      const weekSinceNudge = !lastNudge || daysBetween(lastNudge, today) >= 7;
+      text = weekSinceNudge ? { kind: 'nudge', body: smsTexts.weeklyNudge(), dedupeKey: nudgeKey } : undefined;
+    } else if (quietDays >= 2 && !lastNudge) text = { kind: 'nudge', body: smsTexts.missedDayNudge(), dedupeKey: nudgeKey };
+    else text = { kind: 'reminder', body: row.prompts_enabled ? smsTexts.dailyPrompt(promptForDay(day)) : smsTexts.dailyReminder(), dedupeKey: reminderKey };
+
+    if (!text || (await heldBack(ctx, row, 'next_reminder_at', at))) {
+      plans.push({ row, next, outcome: 'skipped' });
+      continue;
+    }
+    const body = await withOnThisDay(ctx, row, today, text.body);
+    plans.push({ row, next, outcome: text.kind === 'nudge' ? 'nudges' : 'reminders', text: { ...text, body } });
+  }
+  return plans;
 }
 
 /** The past seven local days (today included) in numbers only: entry text is never read. */
@@ -201,20 +292,18 @@ export async function weekInNumbers(ctx: AppContext, userId: string, today: stri
   };
 }
 
-async function handleRecap(ctx: AppContext, row: Profile, at: Date): Promise<Outcome> {
-  const zone = scheduleZone(row.reminder_timezone);
-  const next = nextWeeklyAt(after(at, row.next_recap_at!), RECAP_WEEKDAY, RECAP_TIME, zone);
-  const checked = await claimAndCheck(ctx, row, 'next_recap_at', next, at);
-  if (checked !== 'go') return checked;
-
-  const week = await weekInNumbers(ctx, row.id, localDate(at, journalZone(row)));
-  const day = localDate(new Date(row.next_recap_at!), zone);
-  const { queued } = await enqueueSms(ctx, {
-    userId: row.id,
-    to: row.phone_number,
-    body: smsTexts.weeklyRecap(week),
-    kind: 'weekly_recap',
-    dedupeKey: `recap:${row.id}:${day}`,
-  });
-  return queued ? 'recaps' : 'skipped';
+async function planRecaps(ctx: AppContext, rows: Profile[], at: Date): Promise<Plan[]> {
+  const plans: Plan[] = [];
+  for (const row of rows) {
+    const zone = scheduleZone(row.reminder_timezone);
+    const next = nextWeeklyAt(after(at, row.next_recap_at!), RECAP_WEEKDAY, RECAP_TIME, zone);
+    if (await heldBack(ctx, row, 'next_recap_at', at)) {
+      plans.push({ row, next, outcome: 'skipped' });
+      continue;
+    }
+    const week = await weekInNumbers(ctx, row.id, localDate(at, journalZone(row)));
+    const day = localDate(new Date(row.next_recap_at!), zone);
+    plans.push({ row, next, outcome: 'recaps', text: { kind: 'weekly_recap', body: smsTexts.weeklyRecap(week), dedupeKey: `recap:${row.id}:${day}` } });
+  }
+  return plans;
 }

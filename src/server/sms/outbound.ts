@@ -33,43 +33,63 @@ const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000];
 /** A claim older than this belongs to a sender that died mid-send; the row is offered again. */
 const STALE_CLAIM_MS = 2 * 60_000;
 
+function outboundRow(ctx: AppContext, input: QueueSmsInput, now: string) {
+  return {
+    id: newId(),
+    user_id: input.userId,
+    direction: 'outbound',
+    provider_message_id: null,
+    kind: input.kind,
+    dedupe_key: input.dedupeKey ?? null,
+    status: 'pending',
+    from_number: ctx.config.journalNumber,
+    to_number: input.to,
+    body: ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, input.body),
+    media: null,
+    segments: null,
+    processing_ms: null,
+    error_code: null,
+    error_message: null,
+    entry_id: null,
+    entry_date: null,
+    claimed_at: null,
+    send_after: now,
+    created_at: now,
+    updated_at: now,
+  } as const;
+}
+
 /**
  * Queues a text: a row per message, body encrypted at rest, sent by the outbound worker.
  * Returns queued=false when the dedupe key was already used.
  */
 export async function enqueueSms(ctx: AppContext, input: QueueSmsInput): Promise<{ id: string; queued: boolean }> {
-  const now = ctx.clock.now().toISOString();
-  const id = newId();
+  const row = outboundRow(ctx, input, ctx.clock.now().toISOString());
   const result = await ctx.db
     .insertInto('sms_messages')
-    .values({
-      id,
-      user_id: input.userId,
-      direction: 'outbound',
-      provider_message_id: null,
-      kind: input.kind,
-      dedupe_key: input.dedupeKey ?? null,
-      status: 'pending',
-      from_number: ctx.config.journalNumber,
-      to_number: input.to,
-      body: ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, input.body),
-      media: null,
-      segments: null,
-      processing_ms: null,
-      error_code: null,
-      error_message: null,
-      entry_id: null,
-      entry_date: null,
-      claimed_at: null,
-      send_after: now,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(row)
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .executeTakeFirst();
   const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   if (queued) ctx.outbox.kick();
-  return { id, queued };
+  return { id: row.id, queued };
+}
+
+/**
+ * Queues many automated texts in one statement (each with its dedupe key); answers the dedupe keys
+ * that were new, i.e. the texts queued now.
+ */
+export async function enqueueSmsBatch(ctx: AppContext, inputs: Array<QueueSmsInput & { dedupeKey: string }>): Promise<Set<string>> {
+  if (inputs.length === 0) return new Set();
+  const now = ctx.clock.now().toISOString();
+  const inserted = await ctx.db
+    .insertInto('sms_messages')
+    .values(inputs.map((input) => outboundRow(ctx, input, now)))
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .returning('dedupe_key')
+    .execute();
+  if (inserted.length) ctx.outbox.kick();
+  return new Set(inserted.map((r) => r.dedupe_key!));
 }
 
 export interface SendSummary {

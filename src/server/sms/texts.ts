@@ -54,6 +54,10 @@ export const smsTexts = {
   missedDayNudge: () =>
     `${BRAND}: We missed you yesterday. No pressure - even one line today keeps your journal going. Just text back. Reply STOP to opt out.`,
 
+  /** Once a week, at the reminder time, after a week without an entry (and for a month at most). */
+  weeklyNudge: () =>
+    `${BRAND}: It's been a little while. Your journal is here whenever you are - text one line about today to pick it back up. Reply PAUSE for a break, STOP to opt out.`,
+
   /** Sunday 6pm: counts only, never entry text. */
   weeklyRecap: (week: { entries: number; days: number; words: number; streak: number }) =>
     week.entries === 0
