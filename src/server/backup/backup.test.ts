@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,8 @@ describe('backing up a SQLite database', () => {
     const result = await backupSqlite(databaseFile, target);
     expect(result.file).toBe(target);
     expect(result.bytes).toBeGreaterThan(0);
+    // It holds e-mail addresses and phone numbers: for the owner's eyes only.
+    expect(statSync(target).mode & 0o777).toBe(0o600);
     // The app keeps writing meanwhile; the copy is what it was.
     await createEntry(t, user, { content: 'written after the backup' });
 

@@ -1,6 +1,7 @@
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { makeOwnerOnly } from '../at-rest/private-files';
 
 /** The README's PostgreSQL recipe; `$DATABASE_URL` stays a variable so no password is ever printed. */
 export function postgresBackupRecipe(file: string): string {
@@ -36,6 +37,9 @@ export async function backupSqlite(databaseFile: string, target: string): Promis
   if (!existsSync(dirname(file))) throw new BackupError(`The folder ${dirname(file)} does not exist.`);
   const partial = join(dirname(file), `.${basename(file)}.partial`);
   rmSync(partial, { force: true });
+  // Owner-only from its first byte: it holds e-mail addresses, phone numbers and encrypted journals.
+  closeSync(openSync(partial, 'wx', 0o600));
+  makeOwnerOnly(partial);
   const source = new SQLite(databaseFile, { readonly: true, fileMustExist: true });
   try {
     source.pragma('busy_timeout = 5000');
