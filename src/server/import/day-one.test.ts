@@ -55,3 +55,12 @@ describe('reading a Day One JSON export', () => {
     expect(() => parseDayOne({ metadata: {}, entries: [{ text: 'no uuid' }] }, 'UTC')).toThrow(/Entry 1 of the file could not be read/);
   });
 });
+
+describe('Day One tags past the ten an entry holds', () => {
+  it('keeps the first ten as tags and the rest as a last line of the text', () => {
+    const tags = Array.from({ length: 12 }, (_, i) => `tag ${i + 1}`);
+    const [entry] = parseDayOne({ metadata: {}, entries: [{ uuid: 'T', creationDate: '2024-01-01T12:00:00Z', text: 'Body', tags }] }, 'UTC');
+    expect(entry!.tags).toEqual(tags.slice(0, 10));
+    expect(entry!.content).toBe('Body\n\n#tag_11 #tag_12');
+  });
+});

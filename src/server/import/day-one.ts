@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { normalizeEntryText, splitTags } from '../../shared/journal';
+import { normalizeEntryText } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { invalidInput } from '../errors';
 import { dayIn, isoInstant } from './dates';
+import { withTags } from './text';
 import type { ImportedEntry, ImportedPhoto } from './types';
 
 // Day One's JSON export (Journal.json, alone or in the ZIP beside photos/): {metadata: {version},
@@ -67,7 +68,8 @@ export function parseDayOne(json: unknown, fallbackZone: string, photoFiles: Rea
     const entry = parsed.data;
     const createdAt = isoInstant(entry.creationDate);
     if (!createdAt) throw invalidInput(messages.importer.badEntry(index + 1, `"${entry.creationDate.slice(0, 40)}" is not a date`));
-    const { title, content } = dayOneText(entry.text ?? '');
+    const { title, content: text } = dayOneText(entry.text ?? '');
+    const { content, tags } = withTags(text, entry.tags ?? []);
     const photos = [...(entry.photos ?? [])]
       .sort((a, b) => (a.orderInEntry ?? 0) - (b.orderInEntry ?? 0))
       .map((p) => (p.md5 ? photoFiles.get(p.md5.toLowerCase()) : undefined))
@@ -76,7 +78,7 @@ export function parseDayOne(json: unknown, fallbackZone: string, photoFiles: Rea
       origin: `dayone:${entry.uuid}`,
       title,
       content,
-      tags: splitTags(entry.tags ?? []),
+      tags,
       entryDate: dayIn(createdAt, entry.timeZone, fallbackZone),
       createdAt,
       updatedAt: (entry.modifiedDate && isoInstant(entry.modifiedDate)) || createdAt,

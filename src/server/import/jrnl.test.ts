@@ -45,3 +45,12 @@ describe('reading a jrnl plain-text journal', () => {
     expect(firstSentence('No punctuation here')).toEqual({ title: 'No punctuation here', rest: '' });
   });
 });
+
+describe('a jrnl first sentence too long for a title', () => {
+  it('stays whole at the start of the text', () => {
+    const long = `${'word '.repeat(60).trim()}.`;
+    const [entry] = parseJrnl(`[2022-01-01 10:00] ${long} And more.\nBody.`, 'UTC');
+    expect(entry!.title).toBeNull();
+    expect(entry!.content).toBe(`${long} And more.\nBody.`);
+  });
+});

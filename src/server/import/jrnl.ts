@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { normalizeEntryText, normalizeTitle, splitTags } from '../../shared/journal';
+import { ENTRY_TITLE_MAX, normalizeEntryText, normalizeTitle, splitTags } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { invalidInput } from '../errors';
 import { isCalendarDay } from '../journal/dates';
@@ -51,7 +51,9 @@ export function parseJrnl(text: string, timeZone: string): ImportedEntry[] {
     if (!current) return;
     let header = current.header.trim();
     if (/\s\*$/.test(header) || header === '*') header = header.slice(0, -1).trim(); // starred
-    const { title, rest } = firstSentence(header);
+    const sentence = firstSentence(header);
+    // A first sentence too long for a title stays at the start of the text.
+    const [title, rest] = sentence.title.length <= ENTRY_TITLE_MAX ? [sentence.title, sentence.rest] : ['', header];
     const content = normalizeEntryText([rest, ...current.body].join('\n'));
     const created = new Date(zonedInstant(current.day, current.at, timeZone).getTime() + current.seconds * 1000).toISOString();
     const identity = createHash('sha256').update(`${current.day} ${current.at}:${current.seconds}\n${header}\n${content}`).digest('hex');

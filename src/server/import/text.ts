@@ -1,8 +1,23 @@
-import { countWords, ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, normalizeEntryText } from '../../shared/journal';
+import { ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, splitTags } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { ImportedEntry } from './types';
 
-export { countWords, normalizeEntryText };
+/**
+ * An entry holds 10 tags: the first 10 stay tags, and any more are kept as a last line of the text
+ * ("#hiking #lake"), so an import loses none of them.
+ */
+export function withTags(content: string, raw: readonly string[]): { content: string; tags: string[] } {
+  const tags = splitTags(raw);
+  const kept = new Set(tags.map((t) => t.toLowerCase()));
+  const rest: string[] = [];
+  for (const tag of raw.map((t) => t.replace(/\s+/g, ' ').trim())) {
+    if (tag === '' || kept.has(tag.toLowerCase())) continue;
+    kept.add(tag.toLowerCase());
+    rest.push(`#${tag.replace(/ /g, '_')}`);
+  }
+  if (rest.length === 0) return { content, tags };
+  return { content: content ? `${content}\n\n${rest.join(' ')}` : rest.join(' '), tags };
+}
 
 /**
  * Splits an entry longer than the entry limit into consecutive entries on the same day, each within
