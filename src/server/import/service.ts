@@ -3,6 +3,7 @@ import { countWords, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '..
 import { RATE_WINDOW_MS } from '../../shared/limits';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
+import type { Db } from '../db/database';
 import { rateLimited } from '../errors';
 import { newId } from '../ids';
 import { sealEntryText } from '../journal/entry-cipher';
@@ -55,7 +56,7 @@ interface Candidate {
 }
 
 /** The entries not yet in the journal (by fingerprint, or by id for our own export), first of each kind. */
-async function newEntries(ctx: AppContext, db: AppContext['db'], userId: string, candidates: readonly Candidate[]): Promise<Candidate[]> {
+async function newEntries(db: Db, userId: string, candidates: readonly Candidate[]): Promise<Candidate[]> {
   const known = await repo.knownFingerprints(db, userId, candidates.map((c) => c.fingerprint));
   const ids = candidates.flatMap((c) => (c.entry.originalId ? [c.entry.originalId] : []));
   const own = await repo.existingEntryIds(db, userId, ids);
@@ -82,7 +83,7 @@ export async function importJournal(ctx: AppContext, userId: string, file: Buffe
   const candidates = entries.map((entry) => ({ entry, fingerprint: fingerprintOf(ctx, userId, entry.origin) }));
 
   // Photos of entries already imported are not decoded again.
-  const fresh = await newEntries(ctx, ctx.db, userId, candidates);
+  const fresh = await newEntries(ctx.db, userId, candidates);
   let photosSkipped = 0;
   const prepared = new Map<string, PreparedPhoto[]>();
   for (const { entry, fingerprint } of fresh) {
@@ -98,7 +99,7 @@ export async function importJournal(ctx: AppContext, userId: string, file: Buffe
     ctx.db.transaction().execute(async (trx) => {
       // First: on PostgreSQL this user's writers (another import of the same file) now take turns.
       await bumpRevision(trx, userId);
-      const adding = await newEntries(ctx, trx, userId, fresh);
+      const adding = await newEntries(trx, userId, fresh);
       const smsTaken = await repo.smsDays(trx, userId, [...new Set(adding.filter((c) => c.entry.source === 'sms').map((c) => c.entry.entryDate))]);
       for (const { entry, fingerprint } of adding) {
         const photos = prepared.get(fingerprint) ?? [];
