@@ -1,3 +1,4 @@
+import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
@@ -79,6 +80,21 @@ describe('importing a journal: POST /api/import', () => {
     expect((await sharp((await t.app.inject({ method: 'GET', url: dinner.photos[0]!.thumbnail_url })).rawPayload).metadata()).format).toBe('webp');
     // Importing the ZIP again adds neither entries nor photos.
     expect((await importAs(user, zip, 'export.zip')).json()).toEqual({ imported: 0, skipped: 3, photos_skipped: 0 });
+  });
+
+  it('brings in every journal of a Day One ZIP that holds several', async () => {
+    const user = await journalUser(t);
+    const travel = { metadata: { version: '1.0' }, entries: [{ uuid: 'TRAVEL-1', creationDate: '2022-08-01T09:00:00Z', timeZone: 'Europe/Lisbon', text: '# Lisbon\nTrams and tiles\\.', tags: ['travel'] }] };
+    const zip = Buffer.from(
+      zipSync({
+        'Journal.json': new Uint8Array(fixture('dayone-journal.json')),
+        'Travel.json': new TextEncoder().encode(JSON.stringify(travel)),
+        'videos/clip.mov': new Uint8Array([0, 0, 0, 20]),
+      }),
+    );
+    expect((await importAs(user, zip, 'export.zip')).json()).toEqual({ imported: 4, skipped: 0, photos_skipped: 0 });
+    const lisbon = (await allEntries(user)).find((e) => e.title === 'Lisbon')!;
+    expect([lisbon.entry_date, lisbon.content, lisbon.tags]).toEqual(['2022-08-01', 'Trams and tiles.', ['travel']]);
   });
 
   it('brings in a jrnl journal, header times in the user’s time zone', async () => {
