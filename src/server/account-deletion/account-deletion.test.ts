@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
-import { startFakeStripe, type FakeStripe } from '../billing/test-support';
+import { startFakeStripe, stripeWebhook, type FakeStripe } from '../billing/test-support';
 import { createEntry, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
 import { inboundProcessingSettled } from '../sms/inbound';
 import { buildSmsTestApp } from '../sms/test-support';
@@ -92,6 +92,12 @@ describe('deleting an account (the user’s own, and by an admin)', () => {
     expect(refresh.statusCode).toBeLessThan(500);
     // The account's e-mail address is free again.
     expect(await t.app.ctx.db.selectFrom('users').select('id').where('email', '=', account.email).executeTakeFirst()).toBeUndefined();
+
+    // Stripe's late news of the cancellation finds nobody and brings nothing back.
+    const late = await t.app.inject(stripeWebhook('customer.subscription.deleted', stripe.subs.get(sub.id), { now: t.clock.now() }));
+    expect(late.statusCode).toBe(200);
+    expect(await t.app.ctx.db.selectFrom('subscribers').select('id').where('user_id', '=', account.id).execute()).toEqual([]);
+    expect(await rowsOf(account.id)).toEqual({ entries: 0, users: 0 });
   });
 
   it('asks for DELETE typed exactly, and deletes nothing otherwise', async () => {
