@@ -9,13 +9,17 @@ export function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-/** Sets files to owner read/write only; a file that does not exist (yet) is skipped. */
+/**
+ * Sets files to owner read/write only. A file that does not exist (yet) is skipped, and so is one
+ * that belongs to another user (a database file an operator set up): the server still starts.
+ */
 export function makeOwnerOnly(...files: string[]): void {
   for (const file of files) {
     try {
       chmodSync(file, 0o600);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
     }
   }
 }
