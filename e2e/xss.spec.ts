@@ -53,7 +53,7 @@ test('payloads stored in entries, tags, texts and photo names render as text and
   await expect(cards.first()).toBeVisible();
   // Everything shows as the characters that were typed.
   await expect(page.getByText(`web 1 ${payloads[1]}`)).toBeVisible();
-  await expect(page.getByText(payloads[0], { exact: false }).first()).toBeVisible();
+  await expect(page.getByText(payloads[0]!, { exact: false }).first()).toBeVisible();
   await expect(page.getByText(/texted <img src=x onerror=/).first()).toBeVisible();
 
   // Open the photo (its name is the payload) and the editor, where the raw text sits in inputs.

@@ -2,8 +2,14 @@ import { DropdownMenu as RadixMenu } from 'radix-ui';
 import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'react';
 import { cn } from './cn';
 
-/** Radix's dropdown menu (focus, keyboard and dismissal handled) in Jotline's style. */
-export const DropdownMenu = RadixMenu.Root;
+/**
+ * Radix's dropdown menu (focus, keyboard and dismissal handled) in Jotline's style. Not modal: Radix's
+ * modal mode hides the rest of the page with aria-hidden while its links stay focusable (axe:
+ * aria-hidden-focus); open, arrows move through the items, Escape and Tab close it, focus returns.
+ */
+export function DropdownMenu(props: ComponentPropsWithoutRef<typeof RadixMenu.Root>) {
+  return <RadixMenu.Root modal={false} {...props} />;
+}
 export const DropdownMenuTrigger = RadixMenu.Trigger;
 export const DropdownMenuLabel = RadixMenu.Label;
 

@@ -2,6 +2,7 @@ import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { cn } from '../../components/ui/cn';
+import { useReturnFocus } from '../../components/ui/return-focus';
 
 export const overlayClasses = 'fixed inset-0 z-40 bg-ink/40 backdrop-blur-[2px]';
 export const panelClasses =
@@ -19,6 +20,7 @@ export function Modal(props: {
   children: ReactNode;
   className?: string;
 }) {
+  const returnFocus = useReturnFocus(props.open);
   return (
     <Dialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <Dialog.Portal>
@@ -26,6 +28,7 @@ export function Modal(props: {
         <Dialog.Content
           className={cn(panelClasses, 'max-w-xl p-5 sm:p-7', props.className)}
           {...(props.description ? {} : { 'aria-describedby': undefined })}
+          {...returnFocus}
         >
           <div className="flex items-start justify-between gap-4">
             <div>

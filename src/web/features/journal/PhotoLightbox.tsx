@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import type { KeyboardEvent } from 'react';
 import type { EntryPhoto } from '../../../shared/journal';
+import { useReturnFocus } from '../../components/ui/return-focus';
 
 export const photoAlt = (index: number, count: number, day: string) => `Photo ${index + 1} of ${count} from ${day}`;
 
@@ -19,6 +20,7 @@ export function PhotoLightbox(props: {
   const { photos, index, onIndexChange, day } = props;
   const count = photos.length;
   const open = index !== null && count > 0;
+  const returnFocus = useReturnFocus(open);
   const current = open ? Math.min(index, count - 1) : 0;
   const photo = photos[current];
   const step = (delta: number) => onIndexChange((current + delta + count) % count);
@@ -40,6 +42,7 @@ export function PhotoLightbox(props: {
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-ink/90 backdrop-blur-sm" />
         <Dialog.Content
+          {...returnFocus}
           onKeyDown={onKeyDown}
           aria-describedby={undefined}
           className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 p-4 focus:outline-none sm:p-8"

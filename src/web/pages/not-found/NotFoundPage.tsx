@@ -11,7 +11,7 @@ export function NotFoundPage() {
     <PublicLayout>
       <PageHead title={pageTitle('Page not found')} robots="noindex" />
       <section aria-labelledby="not-found-heading" className="mx-auto flex max-w-xl flex-col items-center px-5 py-24 text-center sm:py-32">
-        <p className="font-serif text-7xl font-semibold text-brand-700/25 sm:text-8xl" aria-hidden="true">
+        <p className="font-serif text-7xl font-semibold text-brand-700/80 sm:text-8xl" aria-hidden="true">
           404
         </p>
         <h1 id="not-found-heading" className="mt-4 font-serif text-4xl font-semibold tracking-tight text-ink sm:text-5xl">
