@@ -7,7 +7,7 @@ import { SmsSendError, TWILIO_OPTED_OUT } from '../providers/sms/types';
 import { isPaused } from './commands/pause';
 import { optOutRecipient } from './opt-out';
 import { sendingStopped, trackSend } from './sends-in-flight';
-import { findMessage, findProfile, findProfileByPhone, updateMessage } from './repo';
+import { findProfile, findProfileByPhone } from './repo';
 
 export interface QueueSmsInput {
   /** The recipient's account, when there is one. */
@@ -100,31 +100,53 @@ export interface SendSummary {
   retrying: number;
 }
 
+// Counting segments walks the text grapheme by grapheme, and automated texts repeat: remember a few.
+const segmentCounts = new Map<string, number>();
+function segmentsOf(body: string): number {
+  let count = segmentCounts.get(body);
+  if (count === undefined) {
+    count = new SegmentedMessage(body).segmentsCount;
+    if (segmentCounts.size >= 500) segmentCounts.clear();
+    segmentCounts.set(body, count);
+  }
+  return count;
+}
+
+/** Texts claimed at a time, and sent at once (each send waits on the provider's HTTP answer). */
+const SEND_BATCH = 100;
+const SEND_CONCURRENCY = 24;
+/** At most this many texts a run; the next run (a second later, or at once when kicked) goes on. */
+const SENDS_PER_RUN = 5_000;
+
 /**
- * Sends due texts. Each row is claimed with a compare-and-set UPDATE, so any number of senders (in
- * this process or on other instances) can run at once and each text still goes out once.
+ * Sends due texts: claims a batch with one compare-and-set UPDATE (only rows still pending are
+ * taken, so any number of senders, in this process or on other instances, can run at once and each
+ * text still goes out once), then sends the batch several at a time.
  */
 export async function sendDueMessages(ctx: AppContext, options: { limit?: number } = {}): Promise<SendSummary> {
   const summary: SendSummary = { sent: 0, skipped: 0, failed: 0, retrying: 0 };
-  const now = ctx.clock.now();
-  await releaseStaleClaims(ctx, now);
-  const due = await ctx.db
-    .selectFrom('sms_messages')
-    .select('id')
-    .where('direction', '=', 'outbound')
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('send_after', 'is', null), eb('send_after', '<=', now.toISOString())]))
-    .orderBy('send_after')
-    .orderBy('created_at')
-    .limit(options.limit ?? 50)
-    .execute();
-  for (const { id } of due) {
-    if (sendingStopped(ctx)) break; // shutting down: the rest stay queued for another sender
-    const row = await claim(ctx, id);
-    if (!row) continue; // another sender got it first
-    const result = await trackSend(ctx, row.id, () => deliver(ctx, row));
-    summary[result]++;
-    ctx.metrics.outboundText(result);
+  const limit = options.limit ?? SENDS_PER_RUN;
+  await releaseStaleClaims(ctx, ctx.clock.now());
+  let handled = 0;
+  while (handled < limit && !sendingStopped(ctx)) {
+    const batch = await claimDue(ctx, Math.min(SEND_BATCH, limit - handled));
+    if (batch.length === 0) break;
+    handled += batch.length;
+    let next = 0;
+    const worker = async () => {
+      while (next < batch.length) {
+        const row = batch[next++]!;
+        // Shutting down: what has not started goes back to the queue for another sender.
+        if (sendingStopped(ctx)) {
+          await releaseClaim(ctx, row.id);
+          continue;
+        }
+        const result = await trackSend(ctx, row.id, () => deliver(ctx, row));
+        summary[result]++;
+        ctx.metrics.outboundText(result);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, batch.length) }, worker));
   }
   return summary;
 }
@@ -139,37 +161,75 @@ async function releaseStaleClaims(ctx: AppContext, now: Date): Promise<void> {
     .execute();
 }
 
-async function claim(ctx: AppContext, id: string): Promise<SmsMessage | undefined> {
+/** Claims up to `count` due texts, oldest first; answers the rows this caller won. */
+async function claimDue(ctx: AppContext, count: number): Promise<SmsMessage[]> {
   const now = ctx.clock.now().toISOString();
-  const result = await ctx.db
+  const due = await ctx.db
+    .selectFrom('sms_messages')
+    .select('id')
+    .where('direction', '=', 'outbound')
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('send_after', 'is', null), eb('send_after', '<=', now)]))
+    .orderBy('send_after')
+    .orderBy('created_at')
+    .limit(count)
+    .execute();
+  if (due.length === 0) return [];
+  const claimed = await ctx.db
     .updateTable('sms_messages')
     .set((eb) => ({ status: 'sending', claimed_at: now, updated_at: now, attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', id)
+    .where('id', 'in', due.map((r) => r.id))
     .where('status', '=', 'pending')
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return undefined;
-  return findMessage(ctx.db, id);
+    .returningAll()
+    .execute();
+  // Oldest first, as selected.
+  const order = new Map(due.map((r, i) => [r.id, i]));
+  return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
+
+/**
+ * Records how a claimed send ended, only while the claim is still this sender's: a claim released at
+ * shutdown and sent by another instance meanwhile keeps that instance's result.
+ */
+async function settle(ctx: AppContext, row: SmsMessage, changes: Partial<SmsMessage>): Promise<void> {
+  await ctx.db
+    .updateTable('sms_messages')
+    .set(changes)
+    .where('id', '=', row.id)
+    .where('status', '=', 'sending')
+    .where('attempts', '=', row.attempts)
+    .execute();
+}
+
+/** Puts a claimed text back in the queue, as if never claimed. */
+async function releaseClaim(ctx: AppContext, id: string): Promise<void> {
+  await ctx.db
+    .updateTable('sms_messages')
+    .set((eb) => ({ status: 'pending', claimed_at: null, updated_at: ctx.clock.now().toISOString(), attempts: eb('attempts', '-', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
 }
 
 async function deliver(ctx: AppContext, row: SmsMessage): Promise<keyof SendSummary> {
   const now = () => ctx.clock.now().toISOString();
   if (!ALWAYS_SENT_KINDS.has(row.kind) && (await recipientOptedOut(ctx, row))) {
-    await updateMessage(ctx.db, row.id, { status: 'skipped', error_message: 'Recipient opted out', updated_at: now() });
+    await settle(ctx, row, { status: 'skipped', error_message: 'Recipient opted out', updated_at: now() });
     return 'skipped';
   }
   if (PAUSABLE_KINDS.has(row.kind) && (await recipientPaused(ctx, row))) {
-    await updateMessage(ctx.db, row.id, { status: 'skipped', error_message: 'Recipient paused texts', updated_at: now() });
+    await settle(ctx, row, { status: 'skipped', error_message: 'Recipient paused texts', updated_at: now() });
     return 'skipped';
   }
   const body = ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row.body ?? '');
-  const segments = new SegmentedMessage(body).segmentsCount;
+  const segments = segmentsOf(body);
   try {
     const result = await ctx.sms.send({
       to: row.to_number,
       body,
       statusCallbackUrl: `${ctx.config.publicUrl}/webhooks/twilio/status`,
     });
-    await updateMessage(ctx.db, row.id, {
+    await settle(ctx, row, {
       status: result.status,
       provider_message_id: result.providerMessageId,
       segments,
@@ -186,12 +246,12 @@ async function deliver(ctx: AppContext, row: SmsMessage): Promise<keyof SendSumm
     }
     const permanent = err instanceof SmsSendError && err.permanent;
     if (permanent || row.attempts >= MAX_SEND_ATTEMPTS) {
-      await updateMessage(ctx.db, row.id, { ...error, status: 'failed' });
+      await settle(ctx, row, { ...error, status: 'failed' });
       return 'failed';
     }
     const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1]!;
     const sendAfter = new Date(ctx.clock.now().getTime() + delay).toISOString();
-    await updateMessage(ctx.db, row.id, { ...error, status: 'pending', send_after: sendAfter, claimed_at: null });
+    await settle(ctx, row, { ...error, status: 'pending', send_after: sendAfter, claimed_at: null });
     return 'retrying';
   }
 }

@@ -52,22 +52,30 @@ describe('claimed sends when an instance shuts down', () => {
     const ids: string[] = [];
     for (const [i, to] of phones.entries()) ids.push((await enqueueSms(a.ctx, { userId: null, to, body: `notice ${i}`, kind: 'help' })).id);
 
+    // The sender claims the three together and sends them at once; the provider never answers.
     const sending = sendDueMessages(a.ctx);
-    await vi.waitFor(() => expect(hanging.waiting).toHaveLength(1));
-    expect(await statusOf(ids[0]!)).toMatchObject({ status: 'sending' });
+    await vi.waitFor(() => expect(hanging.waiting).toHaveLength(3));
+    for (const id of ids) expect(await statusOf(id)).toMatchObject({ status: 'sending' });
 
     stopSending(a.ctx);
     expect(sendingStopped(a.ctx)).toBe(true);
-    expect(await releaseUnfinishedSends(a.ctx)).toBe(1);
-    expect(await statusOf(ids[0]!)).toEqual({ status: 'pending', claimed_at: null });
+    expect(await releaseUnfinishedSends(a.ctx)).toBe(3);
+    for (const id of ids) expect(await statusOf(id)).toEqual({ status: 'pending', claimed_at: null });
 
-    // Another instance sends all three at once, the released one included, without waiting out a stale claim.
+    // Another instance sends all three at once, without waiting out a stale claim.
     expect(await sendDueMessages(b.ctx)).toMatchObject({ sent: 3 });
     expect(working.sent.map((m) => m.to).sort()).toEqual([...phones].sort());
+    const recorded = await Promise.all(ids.map(statusOf));
+    expect(recorded.map((r) => r.status)).toEqual(['queued', 'queued', 'queued']); // Twilio's answer
 
-    // The stopping sender took no second text.
+    // A text queued now is not taken by the stopping sender.
+    const late = (await enqueueSms(a.ctx, { userId: null, to: uniquePhone(), body: 'late notice', kind: 'help' })).id;
+    // The hung sends finally fail: that changes nothing the other instance recorded.
     for (const res of hanging.waiting) res.destroy();
     await sending;
-    expect(hanging.waiting).toHaveLength(1);
+    expect(hanging.waiting).toHaveLength(3);
+    expect(await Promise.all(ids.map(statusOf))).toEqual(recorded);
+    expect(await sendDueMessages(a.ctx)).toMatchObject({ sent: 0 });
+    expect((await statusOf(late)).status).toBe('pending');
   });
 });
