@@ -23,7 +23,7 @@ export async function buildAll({ quiet = false } = {}) {
     logLevel,
     build: { ssr: 'src/web/prerender.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false, sourcemap: false },
   });
-  const { prerender } = await import(pathToFileURL(join(ssrDir, 'prerender.js')).href);
+  const { prerender, appShellPlaceholder } = await import(pathToFileURL(join(ssrDir, 'prerender.js')).href);
   const template = readFileSync(join(webDir, 'index.html'), 'utf8');
   rmSync(join(webDir, 'prerendered'), { recursive: true, force: true });
   // The public pages are complete as HTML: they ship without the app's scripts (see prerender.tsx).
@@ -39,6 +39,7 @@ export async function buildAll({ quiet = false } = {}) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, html);
   }
+  writeFileSync(join(webDir, 'index.html'), template.replace('<!--app-html-->', () => appShellPlaceholder()));
   rmSync(ssrDir, { recursive: true, force: true });
   precompress(webDir);
   writeFileSync(join(root, STAMP_FILE), inputFingerprint(root));

@@ -1,6 +1,6 @@
 // First: zod must be set up before any schema parses (see zod-jitless.ts).
 import './zod-jitless';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { router } from './router';
@@ -18,11 +18,16 @@ function routerReady(): Promise<void> {
   });
 }
 
-// The pre-rendered HTML stays on screen until the page's code has loaded: no blank frame between.
+// The pre-rendered HTML (or the shell's loading state) stays on screen until the page's code has
+// loaded: no blank frame between. Rendering in a transition lets React yield to the browser while it
+// builds the first screen, so input is never blocked for long on a slow phone.
 void routerReady().then(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../shared/messages';
 import { NOT_FOUND_PAGE_FILE } from '../shared/routes';
-import { prerender } from './prerender';
+import { appShellPlaceholder, prerender } from './prerender';
 
 describe('prerender', () => {
   it('renders the public pages, sign-up and the 404 page to the files the server serves', async () => {
@@ -63,5 +63,11 @@ describe('prerender', () => {
     expect(noscript?.[1]).toContain(messages.signUp.noScript);
     // Typing before the app takes over would be lost: the fields wait for it.
     expect(signUp!.html).toMatch(/<fieldset[^>]*disabled/);
+  });
+
+  it('gives the app shell a loading state to paint before the app has loaded', () => {
+    const html = appShellPlaceholder();
+    expect(html).toContain('role="status"');
+    expect(html).toContain('Loading...');
   });
 });

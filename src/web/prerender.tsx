@@ -3,6 +3,7 @@ import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { NOT_FOUND_PAGE_FILE, prerenderedFile } from '../shared/routes';
 import { AuthContext, type AuthContextValue } from './features/auth/auth-context';
+import { FullPageSpinner } from './features/auth/FullPageSpinner';
 import { LandingPage } from './pages/landing/LandingPage';
 import { SupportPage, TermsPage } from './pages/legal/LegalPages';
 import { NotFoundPage } from './pages/not-found/NotFoundPage';
@@ -80,4 +81,13 @@ export function prerenderPage(path: string, element: ReactElement, options: { ru
 /** Renders the public pages at build time (see scripts/build.mjs). */
 export async function prerender(): Promise<PrerenderedPage[]> {
   return pages.map(({ path, element, ...options }) => prerenderPage(path, element, options));
+}
+
+/**
+ * What the app shell (index.html, for every page that is not pre-rendered) shows until the app has
+ * loaded: the same loading state a signed-in page shows while it restores the session, so the first
+ * paint comes with the HTML instead of after the JavaScript, and the app replaces it without a jump.
+ */
+export function appShellPlaceholder(): string {
+  return renderToStaticMarkup(<FullPageSpinner />);
 }
