@@ -1,7 +1,7 @@
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
-import { sweepInboundMessages } from '../sms/inbound-sweep';
+import { runInboundSweep } from '../sms/inbound-sweep';
 import type { JobDefinition } from './scheduler';
 
 export const OUTBOUND_SENDER = 'outbound-sender';
@@ -9,7 +9,8 @@ export const OUTBOUND_SENDER = 'outbound-sender';
 /** Every background job. Each claims its own work in the database, so every instance may run them. */
 export const jobDefinitions: JobDefinition[] = [
   { name: OUTBOUND_SENDER, everyMs: 1_000, run: (ctx) => sendDueMessages(ctx) },
-  { name: 'inbound-sweep', everyMs: 10_000, run: (ctx) => sweepInboundMessages(ctx) },
+  // The first run, as the instance starts, takes over texts a killed instance left (inbound-sweep.ts).
+  { name: 'inbound-sweep', everyMs: 10_000, run: (ctx) => runInboundSweep(ctx) },
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
 ];

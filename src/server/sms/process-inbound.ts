@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
 import { handleInboundText } from './inbound-rules';
 import type { Keyword } from './keywords';
-import { findMessage, updateMessage } from './repo';
+import { findMessage } from './repo';
 
 export type ProcessOutcome = { status: 'processed' } | { status: 'busy' } | { status: 'failed'; error: string };
 
@@ -16,12 +16,22 @@ const PROCESSING_LEASE_MS = 2 * 60_000;
 const RETRY_BASE_MS = 30_000;
 const RETRY_CAP_MS = 60 * 60_000;
 
+export interface ProcessOptions {
+  /**
+   * Also take a claim made before this instant, however fresh its lease: the start-up sweep's
+   * claims of texts a killed instance left behind (see inbound-sweep.ts).
+   */
+  takeClaimsBefore?: Date;
+}
+
 /**
  * Processes one recorded inbound text, at most once at a time across instances (a leased claim on
  * the row). Success marks it processed; failure records the error and leaves it for the sweep.
+ * Handling is idempotent per text (the journal records each text it applied, replies and milestone
+ * texts carry dedupe keys), so a claim taken over early changes nothing a user can see twice.
  */
-export async function processInboundMessage(ctx: AppContext, id: string): Promise<ProcessOutcome> {
-  const row = await claim(ctx, id);
+export async function processInboundMessage(ctx: AppContext, id: string, options: ProcessOptions = {}): Promise<ProcessOutcome> {
+  const row = await claim(ctx, id, options.takeClaimsBefore);
   if (!row) return { status: 'busy' };
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -35,7 +45,8 @@ export async function processInboundMessage(ctx: AppContext, id: string): Promis
       receivedAt: new Date(row.created_at),
       providerKeyword: providerKeywordOfKind(row.kind),
     });
-    await updateMessage(ctx.db, id, {
+    // Only a text not yet marked: when two workers held it (a claim taken over), the first settles it.
+    const settled = await settleUnprocessed(ctx, id, {
       processed: 1,
       status: 'processed',
       kind: handled.kind,
@@ -49,12 +60,13 @@ export async function processInboundMessage(ctx: AppContext, id: string): Promis
       error_message: null,
       updated_at: ctx.clock.now().toISOString(),
     });
-    ctx.metrics.inboundText(handled.kind);
+    if (settled) ctx.metrics.inboundText(handled.kind);
     return { status: 'processed' };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     const retryIn = Math.min(RETRY_BASE_MS * 2 ** Math.max(row.attempts - 1, 0), RETRY_CAP_MS);
-    await updateMessage(ctx.db, id, {
+    // A worker whose claim was taken over must not mark a text another worker processed as failed.
+    const settled = await settleUnprocessed(ctx, id, {
       status: 'failed',
       processing_ms: elapsed(),
       error_code: err instanceof AppError ? err.code : 'PROCESSING_FAILED',
@@ -63,14 +75,21 @@ export async function processInboundMessage(ctx: AppContext, id: string): Promis
       send_after: new Date(ctx.clock.now().getTime() + retryIn).toISOString(),
       updated_at: ctx.clock.now().toISOString(),
     });
-    ctx.metrics.inboundText('failed');
+    if (settled) ctx.metrics.inboundText('failed');
     return { status: 'failed', error };
   }
 }
 
-async function claim(ctx: AppContext, id: string): Promise<SmsMessage | undefined> {
+/** Writes the outcome unless another worker marked the text processed first; true when written. */
+async function settleUnprocessed(ctx: AppContext, id: string, changes: Partial<SmsMessage>): Promise<boolean> {
+  const result = await ctx.db.updateTable('sms_messages').set(changes).where('id', '=', id).where('processed', '=', 0).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+async function claim(ctx: AppContext, id: string, takeClaimsBefore?: Date): Promise<SmsMessage | undefined> {
   const now = ctx.clock.now();
-  const leaseExpired = new Date(now.getTime() - PROCESSING_LEASE_MS).toISOString();
+  const leaseEnd = now.getTime() - PROCESSING_LEASE_MS;
+  const leaseExpired = new Date(Math.max(leaseEnd, takeClaimsBefore?.getTime() ?? leaseEnd)).toISOString();
   const result = await ctx.db
     .updateTable('sms_messages')
     .set((eb) => ({ claimed_at: now.toISOString(), updated_at: now.toISOString(), attempts: eb('attempts', '+', 1) }))
