@@ -90,6 +90,16 @@ describe('journal states', () => {
     expect(statsRow).toHaveTextContent('12,345');
   });
 
+  it('holds the statistics row’s place while the figures load, so the list below does not jump', async () => {
+    api.on('GET /api/entries', json(200, page([buildEntry({ content: 'Newest' })])));
+    api.on('GET /api/stats', pending);
+    renderJournal(<JournalWorkspace />);
+    await screen.findAllByRole('article');
+    const placeholder = screen.getByRole('region', { name: 'Loading journal statistics' });
+    expect(placeholder).toHaveAttribute('aria-busy', 'true');
+    expect(within(placeholder).getAllByRole('term').map((term) => term.textContent)).toEqual(['Current streak', 'Total days', 'Photos', 'Words']);
+  });
+
   const twoPages = (request: { params: URLSearchParams }) =>
     request.params.get('cursor') === 'c1' ? json(200, page([buildEntry({ content: 'Page two' })])) : json(200, page([buildEntry({ content: 'Page one' })], 'c1'));
 

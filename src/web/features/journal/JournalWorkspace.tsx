@@ -10,7 +10,7 @@ import { NewEntryModal } from './NewEntryModal';
 import { OnThisDay } from './OnThisDay';
 import { useStats } from './queries';
 import { SearchBar } from './SearchBar';
-import { StatsRow } from './StatsRow';
+import { StatsRow, StatsRowPlaceholder } from './StatsRow';
 import { useCheckoutReturn } from './useCheckoutReturn';
 import { useLiveJournal } from './useLiveJournal';
 import { useNewEntryShortcut } from './useNewEntryShortcut';
@@ -63,7 +63,7 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
       </button>
       <OptOutBanner />
       <SubscriptionBanner />
-      {stats.data && stats.data.total_days > 0 && <StatsRow stats={stats.data} />}
+      {stats.isPending ? <StatsRowPlaceholder /> : stats.data && stats.data.total_days > 0 && <StatsRow stats={stats.data} />}
       <OnThisDay />
       <SearchBar filter={filter} onFilterChange={setFilter} />
       <EntryList filter={filter} onCreate={() => setNewEntryOpen(true)} onClearFilters={() => setFilter(emptyFilter)} />

@@ -27,3 +27,25 @@ export function StatsRow({ stats }: { stats: JournalStats }) {
     </section>
   );
 }
+
+/**
+ * The statistics' frame while they load, at the size of the real row, so the search bar and the
+ * entries below do not jump down when the figures arrive.
+ */
+export function StatsRowPlaceholder() {
+  return (
+    <section aria-label="Loading journal statistics" aria-busy="true">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {['Current streak', 'Total days', 'Photos', 'Words'].map((label) => (
+          <div key={label} className="rounded-2xl border border-stone-200/80 bg-white/70 px-4 py-3">
+            <dt className="text-xs font-medium text-stone-500">{label}</dt>
+            <dd className="mt-1 flex h-8 items-center">
+              <span aria-hidden="true" className="h-5 w-14 animate-pulse rounded-md bg-stone-200" />
+              <span className="sr-only">Loading</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
