@@ -13,7 +13,7 @@ import { changeJournal } from './changes';
 import { localDate } from './dates';
 import { sealEntryText } from './entry-cipher';
 import { recordSmsProvenance, snapshotSmsDay } from './sms-undo/provenance';
-import { loadOwner } from './owner';
+import { loadOwner, type JournalOwner } from './owner';
 import * as repo from './repo';
 
 export interface SmsMedia {
@@ -32,6 +32,8 @@ export interface AppendSmsInput {
   entryDate?: string;
   /** Twilio media URLs (fetched with Basic auth by the journal slice). */
   media: SmsMedia[];
+  /** The owner's salt and timezone when the caller has just read the profile (saves reading it again). */
+  owner?: JournalOwner;
 }
 
 /** The media that download and decode as images, ready to store. */
@@ -68,10 +70,15 @@ async function photosThatFit(trx: Db, userId: string, entryId: string, photos: r
  */
 export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<{ entryId: string; entryDate: string }> {
   const { userId, messageId } = input;
-  const already = await repo.findAppliedSms(ctx.db, userId, messageId);
-  if (already) return { entryId: already.entry_id, entryDate: already.entry_date };
+  // Checked before fetching photos, so a text processed again does not download them again; a
+  // text without photos is checked once, inside the transaction.
+  if (input.media.length) {
+    const already = await repo.findAppliedSms(ctx.db, userId, messageId);
+    if (already) return { entryId: already.entry_id, entryDate: already.entry_date };
+  }
 
-  const owner = await loadOwner(ctx, userId);
+  const owner = input.owner ?? (await loadOwner(ctx, userId));
+  if (input.owner) await ctx.cipher.prepare(userId, owner.salt);
   const receivedOn = localDate(input.receivedAt, owner.timezone);
   const entryDate = input.entryDate ?? receivedOn;
   const text = normalizeEntryText(input.text);
@@ -86,7 +93,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       const now = ctx.clock.now().toISOString();
       const before = await snapshotSmsDay(ctx, trx, owner, entryDate);
       const entryId = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
-      await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
+      if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
       await recordSmsProvenance(ctx, trx, owner, before, { messageId, entryId, entryDate, receivedOn, now });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
       return { entryId, entryDate };

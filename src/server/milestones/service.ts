@@ -1,8 +1,9 @@
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
-import { journalStats } from '../journal/stats';
+import { localDate } from '../journal/dates';
 import { enqueueSms } from '../sms/outbound';
 import { smsTexts } from '../sms/texts';
+import { milestoneCounts } from './repo';
 
 /** Streaks (consecutive days) and journal days worth a congratulation. */
 export const STREAK_MILESTONES = [7, 30, 100, 365] as const;
@@ -21,19 +22,24 @@ export function milestonesReached(stats: { current_streak: number; total_days: n
   return reached;
 }
 
+/** What the caller of celebrateMilestones already read about the user (an inbound text has it). */
+export interface KnownUser {
+  phone_number: string;
+  phone_verified: number;
+  timezone: string;
+  hasAccess: boolean;
+}
+
 /**
  * After a new entry (web or text): congratulates a verified user with access on a milestone, once
  * per milestone ever (the dedupe key), through the outbound queue, which skips opted-out users.
+ * The counts come from an indexed query (milestones/repo.ts), never from the whole journal.
  */
-export async function celebrateMilestones(ctx: AppContext, userId: string): Promise<Milestone[]> {
-  const profile = await ctx.db
-    .selectFrom('profiles')
-    .select(['phone_number', 'phone_verified'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+export async function celebrateMilestones(ctx: AppContext, userId: string, known?: KnownUser): Promise<Milestone[]> {
+  const profile = known ?? (await ctx.db.selectFrom('profiles').select(['phone_number', 'phone_verified', 'timezone']).where('id', '=', userId).executeTakeFirst());
   if (!profile || profile.phone_verified !== 1) return [];
-  if (!(await getAccessStatus(ctx, userId)).hasAccess) return [];
-  const reached = milestonesReached(await journalStats(ctx, userId));
+  if (!(known ? known.hasAccess : (await getAccessStatus(ctx, userId)).hasAccess)) return [];
+  const reached = milestonesReached(await milestoneCounts(ctx.db, userId, localDate(ctx.clock.now(), profile.timezone || 'UTC')));
   const queued: Milestone[] = [];
   for (const milestone of reached) {
     const { queued: isNew } = await enqueueSms(ctx, {

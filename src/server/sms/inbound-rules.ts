@@ -148,6 +148,7 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     receivedAt: text.receivedAt,
     entryDate,
     media: text.media,
+    owner: { userId: profile.id, salt: profile.key_salt, timezone: profile.timezone || 'UTC' },
   });
   if (!access.hasAccess) {
     // The entry is saved; a failed nudge must not make the sweep append the text a second time.
@@ -159,6 +160,6 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
       dedupeKey: `subscribe-prompt:${profile.id}:${today}`,
     }).catch(() => undefined);
   }
-  await celebrateMilestones(ctx, profile.id).catch(() => undefined);
+  await celebrateMilestones(ctx, profile.id, { ...profile, hasAccess: access.hasAccess }).catch(() => undefined);
   return { kind: 'journal', userId: profile.id, entryId: entry.entryId, entryDate: entry.entryDate };
 }

@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+// The signed inbound webhook with USERS (default 10,000) verified users in the database, each with
+// a few weeks of journal: autocannon posts Twilio webhooks carrying a real X-Twilio-Signature (a new
+// MessageSid each, from the users in turn), beside a bare node:http server in the same run. The
+// webhook answers once the text is recorded; processing runs after the answer, on the same event
+// loop, so the figures include it. Also reported: how long the texts took to be processed after
+// the load stopped, and how many SQL statements processing one text takes.
+import { fork } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { register } from 'tsx/esm/api';
+
+const USERS = Number(process.env.USERS ?? 10_000);
+/** Past entries per user (one a day, ending the day before yesterday: no streak milestone today). */
+const DAYS = Number(process.env.DAYS ?? 20);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP_S = Math.min(2, DURATION_S);
+const CONNECTIONS = 10;
+const PUBLIC_URL = 'http://jotline.bench';
+const TOKEN = 'bench-twilio-auth-token';
+const JOURNAL_NUMBER = '+15555550100';
+const phoneOf = (i) => `+1${2000000000 + i}`;
+const role = process.argv[2];
+let sent = 0;
+
+function listening(server) {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
+
+async function loadApp(env) {
+  register();
+  const { loadConfig } = await import('../src/server/config.ts');
+  const { buildApp } = await import('../src/server/app.ts');
+  return buildApp(loadConfig(env), { serveWeb: false });
+}
+
+if (role === 'baseline') {
+  const port = await listening(createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'text/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Response/>'))));
+  process.send({ port });
+} else if (role === 'app') {
+  const app = await loadApp(JSON.parse(process.argv[3]));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  // Exit normally when stopped, so a --cpu-prof profile (BENCH_CPU_PROF=dir) is written.
+  process.once('SIGINT', () => process.exit(0));
+  process.send({ port: app.server.address().port });
+} else {
+  await main();
+}
+
+function child(name, env = {}) {
+  const proc = fork(import.meta.filename, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [] });
+  return new Promise((resolve, reject) => {
+    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGINT') }));
+    proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
+  });
+}
+
+/** X-Twilio-Signature: HMAC-SHA1 of the URL Twilio called followed by each sorted field name and value. */
+function sign(url, params) {
+  const data = Object.keys(params).sort().reduce((acc, key) => acc + key + params[key], url);
+  return createHmac('sha1', TOKEN).update(data).digest('base64');
+}
+
+function signedText(run) {
+  const n = sent++;
+  const params = { MessageSid: `SM${run}${n.toString(16).padStart(24, '0')}`, From: phoneOf(n % USERS), To: JOURNAL_NUMBER, Body: `Walked the dog by the river, text ${n}.`, NumMedia: '0' };
+  return { body: new URLSearchParams(params).toString(), signature: sign(`${PUBLIC_URL}/webhooks/twilio/sms`, params) };
+}
+
+async function measure(url, run) {
+  const { default: autocannon } = await import('autocannon');
+  const request = {
+    method: 'POST',
+    path: '/webhooks/twilio/sms',
+    setupRequest(req) {
+      const { body, signature } = signedText(run);
+      return { ...req, body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature } };
+    },
+  };
+  await autocannon({ url, requests: [request], connections: CONNECTIONS, duration: WARMUP_S });
+  const times = [];
+  const started = sent;
+  const load = autocannon({ url, requests: [request], connections: CONNECTIONS, duration: DURATION_S });
+  load.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
+  const result = await load;
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  times.sort((a, b) => a - b);
+  const percentile = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, texts: sent - started };
+}
+
+/** Users, profiles (verified, with their own key salt), trials and DAYS past entries each, written in batches. */
+async function seed(app) {
+  const { sealEntryText } = await import('../src/server/journal/entry-cipher.ts');
+  const { newKeySalt } = await import('../src/server/crypto/encryption.ts');
+  const { addDays } = await import('../src/server/journal/dates.ts');
+  const { countWords } = await import('../src/shared/journal.ts');
+  const ctx = app.ctx;
+  const now = new Date();
+  const iso = now.toISOString();
+  const today = iso.slice(0, 10);
+  for (let from = 0; from < USERS; from += 500) {
+    const users = [];
+    const profiles = [];
+    const subscribers = [];
+    const entries = [];
+    const revisions = [];
+    for (let i = from; i < Math.min(USERS, from + 500); i++) {
+      const id = `bench-user-${i}`;
+      const salt = newKeySalt();
+      users.push({ id, email: `u${i}@bench.test`, password_hash: 'x', is_admin: 0, created_at: iso, updated_at: iso });
+      profiles.push({ id, phone_number: phoneOf(i), phone_verified: 1, timezone: 'UTC', created_at: iso, key_salt: salt, sms_consent_at: iso, next_reminder_at: null, paused_until: null, updated_at: iso });
+      subscribers.push({ id: `bench-sub-${i}`, user_id: id, email: `u${i}@bench.test`, is_trial: 1, trial_end: new Date(now.getTime() + 30 * 86_400_000).toISOString(), subscribed: 0, created_at: iso, updated_at: iso });
+      for (let d = 2; d < DAYS + 2; d++) {
+        const day = addDays(today, -d);
+        const content = `Day ${d}: coffee, a walk by the river, work on the garden, dinner with a friend.`;
+        entries.push({ id: `bench-entry-${i}-${d}`, user_id: id, ...sealEntryText(ctx, id, salt, { content, title: null, tags: [] }), source: 'sms', sms_part: 0, entry_date: day, word_count: countWords(content), created_at: `${day}T21:00:00.000Z`, updated_at: `${day}T21:00:00.000Z` });
+      }
+      revisions.push({ user_id: id, revision: 1 });
+    }
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values(users).execute();
+      await trx.insertInto('profiles').values(profiles).execute();
+      await trx.insertInto('subscribers').values(subscribers).execute();
+      for (let i = 0; i < entries.length; i += 500) await trx.insertInto('journal_entries').values(entries.slice(i, i + 500)).execute();
+      await trx.insertInto('journal_revisions').values(revisions).execute();
+    });
+  }
+}
+
+/**
+ * SQL statements run while processing one text (the webhook's own insert not counted), counted at
+ * better-sqlite3's statement methods: a user's first text of the day, then a second one.
+ */
+async function statementsPerText(app) {
+  const { recordInboundText } = await import('../src/server/sms/inbound.ts');
+  const { processInboundMessage } = await import('../src/server/sms/process-inbound.ts');
+  const { default: SQLite } = await import('better-sqlite3');
+  const probe = new SQLite(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1'));
+  probe.close();
+  let count = 0;
+  const originals = {};
+  // BENCH_SQL_DETAIL=1 also lists each statement with its count and time.
+  const detail = new Map();
+  for (const name of ['run', 'get', 'all', 'iterate']) {
+    originals[name] = proto[name];
+    proto[name] = function (...args) {
+      count += 1;
+      if (!process.env.BENCH_SQL_DETAIL) return originals[name].apply(this, args);
+      const started = performance.now();
+      try {
+        return originals[name].apply(this, args);
+      } finally {
+        const seen = detail.get(this.source) ?? { n: 0, ms: 0 };
+        seen.n += 1;
+        seen.ms += performance.now() - started;
+        detail.set(this.source, seen);
+      }
+    };
+  }
+  const counts = [];
+  try {
+    for (const [round, label] of ['first text of the day', 'second text, same day'].entries()) {
+      const sample = [];
+      for (let i = 0; i < 50; i++) {
+        const { id } = await recordInboundText(app.ctx, { messageSid: `SMcount${round}x${i}`, from: phoneOf(USERS - 1 - i), to: JOURNAL_NUMBER, body: 'Counting statements.', media: [] });
+        count = 0;
+        const outcome = await processInboundMessage(app.ctx, id);
+        if (outcome.status !== 'processed') throw new Error(`text not processed: ${JSON.stringify(outcome)}`);
+        sample.push(count);
+      }
+      sample.sort((a, b) => a - b);
+      counts.push([label, sample[Math.floor(sample.length / 2)]]);
+    }
+  } finally {
+    Object.assign(proto, originals);
+  }
+  for (const [source, { n, ms }] of [...detail].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${ms.toFixed(1).padStart(8)} ms ${String(n).padStart(4)}× ${source.slice(0, 160)}`);
+  return counts;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
+  const env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`,
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+    JOBS: 'off',
+    PUBLIC_URL,
+    JOURNAL_NUMBER,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: 'AC' + '0'.repeat(32),
+    TWILIO_AUTH_TOKEN: TOKEN,
+    TWILIO_FROM: JOURNAL_NUMBER,
+    // Replies are queued, never sent: the sender is off (JOBS=off).
+    TWILIO_API_URL: 'http://127.0.0.1:9',
+  };
+  const servers = [];
+  try {
+    let started = performance.now();
+    const app = await loadApp(env);
+    await seed(app);
+    console.log(`${USERS.toLocaleString('en-US')} verified users with ${DAYS} entries each written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const statements = await statementsPerText(app);
+    if (process.env.BENCH_SQL_DETAIL) {
+      console.log(statements);
+      await app.close();
+      return;
+    }
+    const db = app.ctx.db;
+    servers.push(await child('baseline'), await child('app', env));
+    const [baseline, api] = servers;
+    const rows = [
+      ['bare node:http, fixed TwiML', await measure(baseline.url, 'b')],
+      [`POST /webhooks/twilio/sms (signed), ${USERS.toLocaleString('en-US')} users`, await measure(api.url, 'a')],
+    ];
+    // Texts are answered once recorded; the rest are processed after the load stops.
+    started = performance.now();
+    const pending = async () => Number((await db.selectFrom('sms_messages').select((eb) => eb.fn.countAll().as('n')).where('direction', '=', 'inbound').where('processed', '=', 0).executeTakeFirstOrThrow()).n);
+    let left = await pending();
+    const leftAtStop = left;
+    while (left > 0 && performance.now() - started < 120_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = await pending();
+    }
+    const drainS = (performance.now() - started) / 1000;
+    const processed = Number((await db.selectFrom('sms_messages').select((eb) => eb.fn.countAll().as('n')).where('direction', '=', 'inbound').where('processed', '=', 1).executeTakeFirstOrThrow()).n);
+    await app.close();
+
+    const base = rows[0][1];
+    console.log(`\n${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · a new signed MessageSid per request\n`);
+    console.log(`${'scenario'.padEnd(52)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}`);
+    for (const [name, r] of rows) {
+      console.log(`${name.padEnd(52)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}`);
+    }
+    console.log(`\n  texts processed: ${processed.toLocaleString('en-US')}; unprocessed when the load stopped: ${leftAtStop.toLocaleString('en-US')}, all processed ${drainS.toFixed(1)} s later${left ? ` (${left} still waiting)` : ''}`);
+    console.log('  SQL statements to process one text (median of 50, the webhook\'s insert not counted):');
+    for (const [label, n] of statements) console.log(`    ${label.padEnd(28)}${String(n).padStart(4)}`);
+  } finally {
+    for (const s of servers) s.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
