@@ -25,6 +25,7 @@ import { registerNoStoreForApi } from './http/no-store';
 import { importRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
+import { checkMasterKeys } from './keys/key-guard';
 import { createLogger } from './logging/logger';
 import { createAppMetrics } from './metrics/app-metrics';
 import { registerMetrics } from './metrics/routes';
@@ -63,6 +64,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = options.database ?? openDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
   const masterKey = resolveMasterKey(config);
+  // Keys that do not fit a key rotation under way (or finished) stop the start (keys/key-guard.ts).
+  await checkMasterKeys(database.db, masterKey, config.previousMasterKey).catch(async (error: unknown) => {
+    if (!options.database) await database.close();
+    throw error;
+  });
 
   const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber) : undefined;
   const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
@@ -72,7 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     dbKind: database.kind,
     clock,
-    cipher: createTextCipher(masterKey),
+    cipher: createTextCipher(masterKey, config.previousMasterKey),
     events: createLocalEventBus(),
     sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
     mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),

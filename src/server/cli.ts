@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
 import { backupCommand } from './backup/cli';
 import { createDemoAccount } from './demo/demo-account';
+import { keysCommand } from './keys/cli';
 import { serve } from './main';
 import { reminderTickCommand } from './reminders/cli';
 
@@ -17,7 +18,9 @@ const usage = `Usage: jotline <command>
   reminders tick [--at ISO]  run one reminder pass as of that instant (default now), e.g.
                              --at 2026-11-22T20:00:00-05:00; prints what was queued
   backup FILE                copy the SQLite database to FILE while the service runs
-                             (on PostgreSQL, prints the pg_dump recipe)`;
+                             (on PostgreSQL, prints the pg_dump recipe)
+  keys rotate                reseal every entry, photo and stored text from MASTER_KEY_PREVIOUS
+                             under MASTER_KEY while the service runs; run again to resume`;
 
 async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
   const config = loadConfig();
@@ -73,6 +76,8 @@ async function main(argv: string[]): Promise<void> {
       return demo();
     case 'backup':
       return backupCommand(rest);
+    case 'keys':
+      return keysCommand(rest);
     case 'reminders':
       if (rest[0] === 'tick') return reminderTickCommand(rest.slice(1));
       break;

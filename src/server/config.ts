@@ -32,6 +32,11 @@ const envSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
     .optional(),
+  /** The key MASTER_KEY replaces, still accepted for reading until `jotline keys rotate` finishes. */
+  MASTER_KEY_PREVIOUS: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
   TRUST_PROXY: flag,
   SMS_PROVIDER: z.enum(['simulator', 'twilio']).default('simulator'),
   TWILIO_ACCOUNT_SID: z.string().optional(),
@@ -108,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.MASTER_KEY) problems.push('MASTER_KEY: required in production (32 bytes, base64)');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required in production');
   }
+  if (e.MASTER_KEY_PREVIOUS && !e.MASTER_KEY) problems.push('MASTER_KEY_PREVIOUS: set only beside MASTER_KEY (the new key)');
   if (problems.length) throw new ConfigError(problems);
   return toConfig(e);
 }
@@ -126,6 +132,7 @@ function toConfig(e: z.infer<typeof envSchema>) {
     storageUrl: e.STORAGE_URL ?? join(dataDir, 'photos'),
     storage: storageSettings(e, dataDir),
     masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
+    previousMasterKey: e.MASTER_KEY_PREVIOUS ? Buffer.from(e.MASTER_KEY_PREVIOUS, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY,

@@ -246,6 +246,21 @@ export interface EventTicketsTable {
   created_at: string;
 }
 
+/** A master key rotation (`jotline keys rotate`) and how far it got. */
+export interface KeyRotationsTable {
+  /** `FROM>TO` (the two key ids). */
+  id: string;
+  from_key_id: string;
+  to_key_id: string;
+  /** Every user up to this id (in id order) is resealed. */
+  users_done_through: string | null;
+  /** Every stored message body up to this id is resealed. */
+  messages_done_through: string | null;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -264,6 +279,7 @@ export interface Database {
   journal_imports: JournalImportsTable;
   journal_sms_undo: JournalSmsUndoTable;
   sms_test_logs: SmsTestLogsTable;
+  key_rotations: KeyRotationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -11,6 +11,7 @@ import * as onThisDay from './2026-11-23-0011-on-this-day';
 import * as eventTickets from './2026-11-23-0040-event-tickets';
 import * as smsContinuations from './2026-11-23-0050-sms-continuations';
 import * as reminderDueIndexes from './2026-11-23-0080-reminder-due-indexes';
+import * as keyRotations from './2026-11-23-0095-key-rotations';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0040-event-tickets': eventTickets,
   '2026-11-23-0050-sms-continuations': smsContinuations,
   '2026-11-23-0080-reminder-due-indexes': reminderDueIndexes,
+  '2026-11-23-0095-key-rotations': keyRotations,
 };

@@ -27,6 +27,7 @@ function photosFromServer(jobId: number): PhotoStorage {
       return { stream: Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), contentType: 'application/octet-stream', size: bytes.byteLength };
     },
     put: () => Promise.reject(new Error('The PDF worker cannot store photos')),
+    replace: () => Promise.reject(new Error('The PDF worker cannot store photos')),
     delete: () => Promise.reject(new Error('The PDF worker cannot delete photos')),
   };
 }

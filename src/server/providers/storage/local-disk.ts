@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { isSafeStorageKey, type PhotoStorage } from './types';
 
@@ -23,6 +24,18 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       // 'wx': never overwrite an existing photo.
       await writeFile(path, body, { flag: 'wx', mode: 0o600 });
+    },
+    async replace(key, body) {
+      const path = pathOf(key);
+      // A new file beside the old, then a rename over it: atomic on one file system.
+      const next = `${path}.${randomBytes(6).toString('hex')}.partial`;
+      await writeFile(next, body, { flag: 'wx', mode: 0o600 });
+      try {
+        await rename(next, path);
+      } catch (error) {
+        await rm(next, { force: true });
+        throw error;
+      }
     },
     async get(key) {
       if (!isSafeStorageKey(key)) return null;

@@ -99,6 +99,11 @@ export function createS3Storage(settings: S3StorageSettings, client?: S3Client):
       }
     },
 
+    async replace(key, body, contentType) {
+      // One PUT replaces an object whole: readers get the old version or the new one.
+      await s3.send(new PutObjectCommand({ Bucket, Key: objectKey(key), Body: body, ContentType: contentType, ContentLength: body.length }));
+    },
+
     async get(key) {
       if (!isSafeStorageKey(key)) return null;
       try {

@@ -8,11 +8,17 @@ export interface StoredObject {
 
 /**
  * Where photo files live: local disk by default, or an S3-compatible bucket. Keys are
- * `user/entry/timestamp-rand.ext`; a key is written once and never overwritten.
+ * `user/entry/timestamp-rand.ext`; a key is written once and never overwritten (only `replace`
+ * swaps its bytes, for the same picture resealed).
  */
 export interface PhotoStorage {
   /** Stores a new object; fails if the key already exists. */
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Swaps an existing object's bytes whole (key rotation reseals photos): a reader sees the old
+   * bytes or the new ones, never a mix, and a crash leaves the old object in place.
+   */
+  replace(key: string, body: Buffer, contentType: string): Promise<void>;
   /** The object, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
   /** Removes the object; a missing one is not an error. */

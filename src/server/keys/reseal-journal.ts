@@ -1,0 +1,151 @@
+import type { Readable } from 'node:stream';
+import { isSealedPhoto, openPhotoBytes, photoKeyId, SEALED_CONTENT_TYPE, sealPhotoBytes } from '../at-rest/photo-files';
+import type { AppContext } from '../context';
+import type { Db } from '../db/database';
+import { resealValue } from './reseal-value';
+
+/** What a rotation run resealed, and what no configured key could open (left as it was). */
+export interface RotationCounts {
+  users: number;
+  entries: number;
+  photoNames: number;
+  photoFiles: number;
+  messages: number;
+  unreadable: number;
+}
+
+export const emptyCounts = (): RotationCounts => ({ users: 0, entries: 0, photoNames: 0, photoFiles: 0, messages: 0, unreadable: 0 });
+
+/** A write that lost to a concurrent change is read again and retried, this many times at most. */
+const ATTEMPTS = 5;
+
+interface Owner {
+  userId: string;
+  salt: string;
+}
+
+/** Reseals one entry's content, title and tags; false when the row changed under us (retry). */
+async function resealEntry(ctx: AppContext, trx: Db, owner: Owner, entryId: string, counts: RotationCounts): Promise<boolean> {
+  const row = await trx.selectFrom('journal_entries').select(['content', 'title', 'tags']).where('id', '=', entryId).where('user_id', '=', owner.userId).executeTakeFirst();
+  if (!row) return true;
+  const fields = { content: row.content, title: row.title, tags: row.tags };
+  const changes: Partial<typeof fields> = {};
+  let unreadable = 0;
+  for (const name of ['content', 'title', 'tags'] as const) {
+    const result = resealValue(ctx.cipher, owner.userId, owner.salt, fields[name]);
+    if (result.kind === 'resealed') changes[name] = result.value;
+    if (result.kind === 'unreadable') unreadable += 1;
+  }
+  if (Object.keys(changes).length === 0) {
+    counts.unreadable += unreadable;
+    return true;
+  }
+  // Compare-and-set: an edit made meanwhile (already under the new key) wins. Not an edit: updated_at stays.
+  const updated = await trx
+    .updateTable('journal_entries')
+    .set(changes)
+    .where('id', '=', entryId)
+    .where('content', '=', row.content)
+    .where('tags', '=', row.tags)
+    .where((eb) => (row.title === null ? eb('title', 'is', null) : eb('title', '=', row.title)))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  counts.entries += 1;
+  counts.unreadable += unreadable;
+  return true;
+}
+
+async function resealPhotoName(ctx: AppContext, trx: Db, owner: Owner, photoId: string, counts: RotationCounts): Promise<boolean> {
+  const row = await trx.selectFrom('journal_photos').select(['file_name']).where('id', '=', photoId).where('user_id', '=', owner.userId).executeTakeFirst();
+  if (!row) return true;
+  const result = resealValue(ctx.cipher, owner.userId, owner.salt, row.file_name);
+  if (result.kind === 'unreadable') counts.unreadable += 1;
+  if (result.kind !== 'resealed') return true;
+  const updated = await trx
+    .updateTable('journal_photos')
+    .set({ file_name: result.value })
+    .where('id', '=', photoId)
+    .where('file_name', '=', row.file_name)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  counts.photoNames += 1;
+  return true;
+}
+
+/** Walks a user's rows of one table in id order, a transaction per batch. */
+async function resealRows(
+  ctx: AppContext,
+  table: 'journal_entries' | 'journal_photos',
+  owner: Owner,
+  batchSize: number,
+  reseal: (trx: Db, id: string) => Promise<boolean>,
+): Promise<void> {
+  let after = '';
+  for (;;) {
+    const ids = (
+      await ctx.db.selectFrom(table).select('id').where('user_id', '=', owner.userId).where('id', '>', after).orderBy('id').limit(batchSize).execute()
+    ).map((row) => row.id);
+    if (ids.length === 0) return;
+    after = ids.at(-1)!;
+    await ctx.db.transaction().execute(async (trx) => {
+      for (const id of ids) {
+        let attempts = 0;
+        while (!(await reseal(trx, id))) {
+          if (++attempts >= ATTEMPTS) throw new Error(`A row kept changing while it was resealed (${table} ${id}); run the command again`);
+        }
+      }
+    });
+  }
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reseals a photo file in place: the new object replaces the old whole (storage `replace`), so a
+ * crash leaves the old, still readable one. A photo deleted meanwhile is not brought back.
+ */
+async function resealPhotoFile(ctx: AppContext, owner: Owner, photoId: string, key: string, counts: RotationCounts): Promise<void> {
+  const stored = await ctx.storage.get(key);
+  if (!stored) return;
+  const bytes = await readAll(stored.stream);
+  if (!isSealedPhoto(bytes) || photoKeyId(ctx, bytes) === ctx.cipher.keyId) return;
+  let plain: Buffer;
+  try {
+    plain = openPhotoBytes(ctx, owner.userId, owner.salt, bytes);
+  } catch {
+    counts.unreadable += 1;
+    return;
+  }
+  await ctx.storage.replace(key, sealPhotoBytes(ctx, owner.userId, owner.salt, plain), SEALED_CONTENT_TYPE);
+  const stillThere = await ctx.db.selectFrom('journal_photos').select('id').where('id', '=', photoId).executeTakeFirst();
+  if (!stillThere) await ctx.storage.delete(key);
+  else counts.photoFiles += 1;
+}
+
+/** Reseals everything of one user under the current key: entries, photo names, photo files. */
+export async function resealJournal(ctx: AppContext, owner: Owner, batchSize: number, counts: RotationCounts): Promise<void> {
+  await ctx.cipher.prepare(owner.userId, owner.salt);
+  await resealRows(ctx, 'journal_entries', owner, batchSize, (trx, id) => resealEntry(ctx, trx, owner, id, counts));
+  await resealRows(ctx, 'journal_photos', owner, batchSize, (trx, id) => resealPhotoName(ctx, trx, owner, id, counts));
+  let after = '';
+  for (;;) {
+    const photos = await ctx.db
+      .selectFrom('journal_photos')
+      .select(['id', 'file_path', 'thumb_path'])
+      .where('user_id', '=', owner.userId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    if (photos.length === 0) return;
+    after = photos.at(-1)!.id;
+    for (const photo of photos) {
+      await resealPhotoFile(ctx, owner, photo.id, photo.file_path, counts);
+      await resealPhotoFile(ctx, owner, photo.id, photo.thumb_path, counts);
+    }
+  }
+}
