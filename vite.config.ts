@@ -1,10 +1,16 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The web app. `npm run dev` serves it with hot reload and proxies the API to the Fastify server.
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  resolve: {
+    // In the browser zod must run jitless (src/web/zod-jitless.ts); every `import … from 'zod'` gets it
+    // through this module, loaded with the chunk that uses zod rather than with every page.
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/zod-browser.ts', import.meta.url)) }],
+  },
   // The manifest maps each source module to its chunk: bench/bundle-size.mjs reads it.
   build: {
     outDir: 'dist/web',

@@ -1,5 +1,3 @@
-// First: zod must be set up before any schema parses (see zod-jitless.ts).
-import './zod-jitless';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
