@@ -6,6 +6,7 @@ import type { SubscriptionResponse } from '../../../shared/profile';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { cn } from '../../components/ui/cn';
 import { useSubscription } from '../../features/journal';
+import { useLoadedProfile } from '../../features/journal/queries';
 import { settingsCopy } from './copy';
 import { formatLongDate, planState, type PlanState } from './plan-badge';
 import { useOpenBillingPortal } from './settings-queries';
@@ -60,7 +61,7 @@ function PlanDetails({ status, now }: { status: SubscriptionResponse; now?: Date
 
 function SubscriberBilling({ status }: { status: SubscriptionResponse }) {
   const portal = useOpenBillingPortal();
-  const periodEnd = formatLongDate(status.subscription_end);
+  const periodEnd = formatLongDate(status.subscription_end, useLoadedProfile()?.timezone);
   const open = () => portal.mutate(undefined, { onError: () => toast.error(settingsCopy.portalFailed) });
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
@@ -85,7 +86,7 @@ function SubscriberBilling({ status }: { status: SubscriptionResponse }) {
 }
 
 function UpgradeOffer({ plan, trialEnd }: { plan: PlanState; trialEnd: string | null }) {
-  const endsOn = formatLongDate(trialEnd);
+  const endsOn = formatLongDate(trialEnd, useLoadedProfile()?.timezone);
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
       <p className="max-w-md text-sm leading-6 text-stone-600">

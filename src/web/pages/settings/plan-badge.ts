@@ -26,9 +26,14 @@ export function planState(status: SubscriptionResponse, now: Date = new Date()):
   return { kind: 'expired', label: settingsCopy.expired };
 }
 
-/** 'March 3, 2027', or null for a missing or unreadable date. */
-export function formatLongDate(value: string | null): string | null {
+/** 'March 3, 2027' in the profile's timezone (the browser's when unknown), or null for a missing or unreadable date. */
+export function formatLongDate(value: string | null, timeZone?: string): string | null {
   const time = value ? Date.parse(value) : NaN;
   if (Number.isNaN(time)) return null;
-  return new Date(time).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+  const options: Intl.DateTimeFormatOptions = { month: 'long', day: 'numeric', year: 'numeric' };
+  try {
+    return new Date(time).toLocaleDateString('en-US', { ...options, timeZone });
+  } catch {
+    return new Date(time).toLocaleDateString('en-US', options); // a zone this browser does not know
+  }
 }
