@@ -37,15 +37,19 @@ if (role === 'baseline') {
   // Only the bench's own settings: a developer's environment must not change what is measured.
   const app = await loadApp(JSON.parse(process.argv[3]));
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // Exit normally when stopped, so a --cpu-prof profile is written.
+  process.once('SIGINT', () => process.exit(0));
   process.send({ port: app.server.address().port });
 } else {
   await main();
 }
 
 function child(name, env = {}) {
-  const proc = fork(import.meta.filename, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_CPU_PROF=dir writes a CPU profile of the app's process there.
+  const execArgv = process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc = fork(import.meta.filename, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   return new Promise((resolve, reject) => {
-    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => proc.kill() }));
+    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGINT') }));
     proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
   });
 }

@@ -25,13 +25,26 @@ export async function signAccessToken(key: Uint8Array, claims: AccessClaims, now
   return { token, expiresAt };
 }
 
+// The key imported once per secret: given raw bytes, jose imports them again on every request
+// (about a tenth of the CPU time of GET /api/entries).
+const verifyingKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+
+function verifyingKey(key: Uint8Array): Promise<CryptoKey> {
+  let imported = verifyingKeys.get(key);
+  if (!imported) {
+    imported = crypto.subtle.importKey('raw', new Uint8Array(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    verifyingKeys.set(key, imported);
+  }
+  return imported;
+}
+
 /**
  * Returns the claims, or null for a token that is malformed, forged or expired, or that lacks an
  * expiry, an issue time, our issuer or our audience (a token without `exp` would never end).
  */
 export async function verifyAccessToken(key: Uint8Array, token: string, now: Date): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, key, {
+    const { payload } = await jwtVerify(token, await verifyingKey(key), {
       issuer: ISSUER,
       audience: AUDIENCE,
       algorithms: ['HS256'],
