@@ -95,7 +95,7 @@ describe('journal states', () => {
     api.on('GET /api/stats', pending);
     renderJournal(<JournalWorkspace />);
     await screen.findAllByRole('article');
-    const placeholder = screen.getByRole('region', { name: 'Loading journal statistics' });
+    const placeholder = await screen.findByRole('region', { name: 'Loading journal statistics' });
     expect(placeholder).toHaveAttribute('aria-busy', 'true');
     expect(within(placeholder).getAllByRole('term').map((term) => term.textContent)).toEqual(['Current streak', 'Total days', 'Photos', 'Words']);
   });
