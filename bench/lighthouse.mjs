@@ -96,7 +96,7 @@ async function audit(browser, chromePort, page) {
     .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
     .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
   if (process.env.LIGHTHOUSE_DEBUG) {
-    for (const id of ['is-crawlable', 'meta-description', 'color-contrast', 'largest-contentful-paint-element', 'layout-shifts']) {
+    for (const id of ['is-crawlable', 'meta-description', 'color-contrast', 'largest-contentful-paint-element', 'layout-shifts', 'bootup-time', 'long-tasks']) {
       if ((audits[id]?.score ?? 1) < 1) console.log(page.path, id, JSON.stringify(audits[id].details ?? {}).slice(0, 1500));
     }
   }
@@ -131,7 +131,8 @@ try {
   browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
 
   const rows = [];
-  for (const page of pages) {
+  // LIGHTHOUSE_ONLY=/journal audits one page (when looking into it).
+  for (const page of pages.filter((p) => !process.env.LIGHTHOUSE_ONLY || p.path === process.env.LIGHTHOUSE_ONLY)) {
     const { scores, lcp, failing, problems, finalPath, performanceRuns } = await medianAudit(browser, chrome.port, page, session);
     if (finalPath !== page.path) {
       failing.push([`landed on ${finalPath}`, '']);
