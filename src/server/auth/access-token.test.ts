@@ -61,6 +61,17 @@ describe('access tokens', () => {
     expect(await verifyAccessToken(key(), token, new Date(NOW.getTime() + 3601_000))).toBeNull();
   });
 
+  it('remembers a verified token no longer than it lives, and only under the key that signed it', async () => {
+    const { token } = await signAccessToken(key(), { userId: 'u2', sessionFamily: 'f2' }, NOW);
+    expect(await verifyAccessToken(key(), token, NOW)).toEqual({ userId: 'u2', sessionFamily: 'f2' });
+    expect(await verifyAccessToken(key(), token, new Date(NOW.getTime() + 3599_000))).toEqual({ userId: 'u2', sessionFamily: 'f2' });
+    expect(await verifyAccessToken(key(), token, new Date(NOW.getTime() + 3600_000))).toBeNull();
+    expect(await verifyAccessToken(new Uint8Array(32).fill(7), token, NOW)).toBeNull();
+    // A token changed by one character is checked in full, not taken for the one remembered.
+    const forged = token.slice(0, -2) + (token.endsWith('AA') ? 'AB' : 'AA');
+    expect(await verifyAccessToken(key(), forged, NOW)).toBeNull();
+  });
+
   it('keeps a never-expiring token for a live session out of the API', async () => {
     const user = await buildUser(t);
     const session = await signInSession(t, user);

@@ -43,6 +43,10 @@ function verifyingKey(key: Uint8Array): Promise<CryptoKey> {
  * expiry, an issue time, our issuer or our audience (a token without `exp` would never end).
  */
 export async function verifyAccessToken(key: Uint8Array, token: string, now: Date): Promise<AccessClaims | null> {
+  const verified = verifiedTokensOf(key);
+  const known = verified.get(token);
+  // A token verified before is only checked for expiry again: its signature and claims cannot change.
+  if (known) return known.expiresAt > now.getTime() / 1000 ? known.claims : null;
   try {
     const { payload } = await jwtVerify(token, await verifyingKey(key), {
       issuer: ISSUER,
@@ -52,8 +56,26 @@ export async function verifyAccessToken(key: Uint8Array, token: string, now: Dat
       currentDate: now,
     });
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-    return { userId: payload.sub, sessionFamily: payload.sid };
+    const claims = { userId: payload.sub, sessionFamily: payload.sid };
+    if (verified.size >= MAX_VERIFIED_TOKENS) verified.clear();
+    verified.set(token, { claims, expiresAt: payload.exp! });
+    return claims;
   } catch {
     return null;
   }
+}
+
+// Verifying a signature is an asynchronous WebCrypto job, about a tenth of the CPU time of a
+// journal request; a page of the app sends the same token many times in its few minutes of life.
+// Bounded: at the limit the whole map starts again (tokens are short-lived anyway).
+const MAX_VERIFIED_TOKENS = 20_000;
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, { claims: AccessClaims; expiresAt: number }>>();
+
+function verifiedTokensOf(key: Uint8Array): Map<string, { claims: AccessClaims; expiresAt: number }> {
+  let verified = verifiedTokens.get(key);
+  if (!verified) {
+    verified = new Map();
+    verifiedTokens.set(key, verified);
+  }
+  return verified;
 }
