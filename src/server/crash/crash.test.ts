@@ -80,6 +80,8 @@ interface Server {
 }
 
 interface TrialFigures {
+  /** Killed a second time while it recovered, a few hundred ms after it answered again. */
+  killedAgain: boolean;
   acknowledged: number;
   unacknowledged: number;
   leftUnprocessed: number;
@@ -194,10 +196,10 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
     const started = Date.now();
 
     for (let trial = 0; trial < TRIALS; trial++) {
-      // Every user texts in turn, in a seeded order; some of them several times.
+      // Every user texts in turn, in a seeded order, several times; every tenth text is HELP (a reply).
       const texts: Text[] = Array.from({ length: TEXTS_PER_TRIAL }, (_, n) => {
         const sid = `SM${String(trial).padStart(6, '0')}${String(n).padStart(6, '0')}${Math.floor(random() * 2 ** 48).toString(16).padStart(20, '0')}`;
-        return { sid, user: n % USERS, body: `Crash note ${sid}: the kettle, the rain, the bus.` };
+        return { sid, user: n % USERS, body: n % 10 === 9 ? 'HELP' : `Crash note ${sid}: the kettle, the rain, the bus.` };
       });
       for (let i = texts.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));
@@ -208,6 +210,7 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
       // The kill comes after a random share of the burst has been acknowledged, a few ms later still.
       const killAfter = 1 + Math.floor(random() * (TEXTS_PER_TRIAL - 2));
       const killDelayMs = Math.floor(random() * 15);
+      const killAgainAfterMs = random() < 0.3 ? Math.floor(random() * 500) : null;
       const victim = server!;
       const acked: string[] = [];
       const unacked: Text[] = [];
@@ -240,12 +243,22 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
       const left = rows.filter((r) => r.processed === 0);
 
       // The restart: every acknowledged text processed within the deadline.
-      const restartedAt = Date.now();
-      const restarted = await start();
+      let restartedAt = Date.now();
+      let restarted = await start();
       server = restarted.server;
+      if (killAgainAfterMs !== null) {
+        // Killed again while it recovers: the next start takes over what this one was doing.
+        await sleep(killAgainAfterMs);
+        server.process.kill('SIGKILL');
+        await server.exited;
+        restartedAt = Date.now();
+        restarted = await start();
+        server = restarted.server;
+      }
       await until('every acknowledged text processed', () => allProcessed(acked), 60_000, 50);
       const recoveryMs = Date.now() - restartedAt;
       figures.push({
+        killedAgain: killAgainAfterMs !== null,
         acknowledged: acked.length,
         unacknowledged: unacked.length,
         leftUnprocessed: left.length,
@@ -259,12 +272,16 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
       await until('the redelivered texts processed', () => allProcessed(unacked.map((x) => x.sid)), 30_000, 50);
     }
 
-    // Every text, decrypted from the journals: in exactly one entry, exactly once.
+    // Every text recorded once and processed; the journal texts applied once each.
+    const isHelp = (text: Text) => text.body === 'HELP';
+    const journalTexts = everyText.filter((text) => !isHelp(text));
     const inbound = await t.ctx.db.selectFrom('sms_messages').select(['id', 'provider_message_id', 'processed', 'kind', 'entry_id', 'user_id']).where('direction', '=', 'inbound').execute();
     expect(inbound).toHaveLength(everyText.length);
-    expect(inbound.every((r) => r.processed === 1 && r.kind === 'journal' && r.entry_id)).toBe(true);
+    const kindOf = new Map(inbound.map((r) => [r.provider_message_id!, r.processed === 1 ? r.kind : 'unprocessed']));
+    expect(everyText.filter((text) => kindOf.get(text.sid) !== (isHelp(text) ? 'help' : 'journal')).map((text) => text.sid)).toEqual([]);
+    expect(inbound.every((r) => r.kind !== 'journal' || r.entry_id)).toBe(true);
     const applied = await t.ctx.db.selectFrom('journal_sms_applied').select(['message_id', 'entry_id']).execute();
-    expect(applied).toHaveLength(everyText.length);
+    expect(applied).toHaveLength(journalTexts.length);
     const entryOfSid = new Map(inbound.map((r) => [r.provider_message_id!, r.entry_id!]));
 
     const found = new Map<string, string[]>(); // sid → the entries holding it, once per occurrence
@@ -273,18 +290,23 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
         for (const [sid] of entry.content.matchAll(/SM[0-9a-f]{32}/g)) found.set(sid, [...(found.get(sid) ?? []), entry.id]);
       }
     }
-    const misplaced = everyText.filter((text) => {
+    // Every journal text, decrypted from the journals: in exactly one entry, exactly once.
+    const misplaced = journalTexts.filter((text) => {
       const holding = found.get(text.sid) ?? [];
       return holding.length !== 1 || holding[0] !== entryOfSid.get(text.sid);
     });
     expect(misplaced.map((x) => `${x.sid} in ${(found.get(x.sid) ?? []).length} places`)).toEqual([]);
-    expect([...acknowledged].every((sid) => found.get(sid)?.length === 1)).toBe(true);
+    expect(journalTexts.filter((text) => acknowledged.has(text.sid)).every((text) => found.get(text.sid)?.length === 1)).toBe(true);
 
     // Automated texts keep their dedupe keys: one row a key, one ten-day milestone each, sent at most once.
     const outbound = await t.ctx.db.selectFrom('sms_messages').select(['dedupe_key', 'kind', 'user_id', 'to_number']).where('direction', '=', 'outbound').execute();
     const tenDays = smsTexts.milestone({ kind: 'days', count: 10 });
     const keys = outbound.map((r) => r.dedupe_key).filter((k): k is string => k !== null);
     expect(new Set(keys).size).toBe(keys.length);
+    // One reply for each HELP, however often it was processed.
+    const replies = new Set(outbound.filter((r) => r.kind === 'help').map((r) => r.dedupe_key));
+    expect(everyText.filter(isHelp).filter((text) => !replies.has(`reply:${text.sid}`))).toEqual([]);
+    expect(replies.size).toBe(everyText.filter(isHelp).length);
     for (const [i, user] of users.entries()) {
       const milestones = outbound.filter((r) => r.user_id === user.id && r.kind === 'milestone');
       expect(milestones.map((r) => r.dedupe_key)).toEqual(i < MILESTONE_USERS ? [`milestone:${user.id}:days:10`] : []);
@@ -296,13 +318,14 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
     const recoveries = figures.map((f) => f.recoveryMs);
     console.log(
       [
-        `crash test (${t.ctx.dbKind}, seed ${SEED}): ${TRIALS} SIGKILLs, ${everyText.length} texts, ${total.acked} acknowledged before a kill, ` +
-          `${total.left} of them left unprocessed by the killed server (${total.claimed} claimed mid-processing); every text in exactly one entry; ` +
+        `crash test (${t.ctx.dbKind}, seed ${SEED}): ${TRIALS} trials, ${TRIALS + figures.filter((f) => f.killedAgain).length} SIGKILLs, ` +
+          `${everyText.length} texts (${journalTexts.length} journal, the rest HELP), ${total.acked} acknowledged before a kill, ` +
+          `${total.left} of them left unprocessed by the killed server (${total.claimed} claimed mid-processing); every journal text in exactly one entry, one reply a HELP; ` +
           `recovery after restart ${Math.min(...recoveries)}–${Math.max(...recoveries)} ms (deadline ${RECOVERY_DEADLINE_MS} ms); ` +
           `${MILESTONE_USERS} milestone texts queued once each (${milestonesSent} sent so far, none twice); ${Math.round((Date.now() - started) / 1000)} s in all`,
         ...figures.map(
           (f, n) =>
-            `  trial ${n + 1}: ${f.acknowledged} acknowledged, ${f.unacknowledged} redelivered, ${f.leftUnprocessed} left unprocessed (${f.leftClaimed} claimed), ready in ${f.readyMs} ms, all processed ${f.recoveryMs} ms after the restart`,
+            `  trial ${n + 1}${f.killedAgain ? ' (killed again while recovering)' : ''}: ${f.acknowledged} acknowledged, ${f.unacknowledged} redelivered, ${f.leftUnprocessed} left unprocessed (${f.leftClaimed} claimed), ready in ${f.readyMs} ms, all processed ${f.recoveryMs} ms after the restart`,
         ),
       ].join('\n'),
     );
