@@ -29,7 +29,7 @@ export async function keysCommand(args: readonly string[]): Promise<void> {
   const app = await buildApp({ ...config, jobs: false, logLevel: 'warn' }, { serveWeb: false });
   const stop = new AbortController();
   const onSignal = () => {
-    console.error('Stopping after the user in hand…');
+    console.error('Stopping after the user (or batch of texts) in hand…');
     stop.abort();
   };
   process.once('SIGINT', onSignal);
