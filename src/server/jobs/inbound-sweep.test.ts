@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordInboundText } from '../sms/inbound';
 import { runInboundSweep, sweepInboundAtStart, sweepInboundMessages } from '../sms/inbound-sweep';
 import { processInboundMessage } from '../sms/process-inbound';
+import { stopSending } from '../sms/sends-in-flight';
 import {
   breakPhotoStorage,
   buildSmsTestApp,
@@ -230,5 +231,14 @@ describe('the sweep as an instance starts', () => {
     t.clock.advance(1_000);
     await runInboundSweep(t.ctx); // the regular sweep: still with its first attempt
     expect(await inboundRow(t, later)).toMatchObject({ processed: 0 });
+  });
+
+  it('takes no more texts once the app is shutting down', async () => {
+    const user = await buildUser(t);
+    const sid = await recordOnly(user.phone, 'for the next instance');
+    t.clock.advance(1_000);
+    stopSending(t.ctx); // what closing the app does first
+    expect(await sweepInboundAtStart(t.ctx)).toEqual({ processed: 0, failed: 0 });
+    expect(await inboundRow(t, sid)).toMatchObject({ processed: 0, attempts: 0 });
   });
 });

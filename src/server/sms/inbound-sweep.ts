@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { processInboundMessage } from './process-inbound';
+import { sendingStopped } from './sends-in-flight';
 
 /** Texts younger than this are still with their first processing attempt. */
 const SWEEP_AFTER_MS = 30_000;
@@ -42,7 +43,8 @@ export async function sweepInboundMessages(ctx: AppContext, options: { limit?: n
  * instance still working on the text; taking it over is safe because handling is idempotent per
  * text: the journal records every text it applied (checked again inside the user's journal turn),
  * replies and milestone texts carry dedupe keys, and only the first worker to finish marks the row.
- * Texts waiting out a retry after a failure keep their backoff.
+ * Texts waiting out a retry after a failure keep their backoff. Once the app begins to shut down it
+ * takes no more (what is left waits for the next start or the regular sweep).
  */
 export async function sweepInboundAtStart(ctx: AppContext, startedAt: Date = ctx.clock.now()): Promise<{ processed: number; failed: number }> {
   const startedIso = startedAt.toISOString();
@@ -64,11 +66,11 @@ export async function sweepInboundAtStart(ctx: AppContext, startedAt: Date = ctx
       .execute();
     // A text that failed (or that another worker holds) is not tried again here: the sweep retries it.
     const batch = left.map((r) => r.id).filter((id) => !tried.has(id));
-    if (!batch.length) return result;
+    if (!batch.length || sendingStopped(ctx)) return result;
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(START_CONCURRENCY, batch.length) }, async () => {
-        while (next < batch.length) {
+        while (next < batch.length && !sendingStopped(ctx)) {
           const id = batch[next++]!;
           tried.add(id);
           const outcome = await processInboundMessage(ctx, id, { takeClaimsBefore: startedAt });
