@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark one after another, each in its own process, shows its
+// output as it goes, and writes bench/RESULTS.md with the machine, the date, the load the machine
+// was under and every figure. A benchmark that fails is recorded as failed; the others still run.
+// BENCH_ONLY=webhook,run runs some of them (RESULTS.md is then not written).
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, totalmem, type as osType, release } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const here = import.meta.dirname;
+const BENCHES = [
+  { name: 'run', file: 'run.mjs', title: 'Journal API: first page and search of a 3,650-entry journal' },
+  { name: 'webhook', file: 'webhook.mjs', title: 'Signed inbound webhook, 10,000 users' },
+  { name: 'cache-memory', file: 'cache-memory.mjs', flags: ['--expose-gc'], title: 'Journal cache memory' },
+  { name: 'reminders', file: 'reminders.mjs', title: 'Reminder pass over 1,000,000 profiles' },
+  { name: 'outbound', file: 'outbound.mjs', title: 'Outbound sending to a fake Twilio' },
+  { name: 'export-pdf', file: 'export-pdf.mjs', flags: ['--expose-gc'], title: 'Export of a ten-year journal' },
+];
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const selected = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
+
+function run(bench) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [...(bench.flags ?? []), join(here, bench.file)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on('close', (code) => resolve({ code, out, err, seconds: (performance.now() - started) / 1000 }));
+  });
+}
+
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' / ');
+const cores = cpus();
+const startedAt = new Date();
+const results = [];
+for (const bench of selected) {
+  console.log(`\n=== ${bench.title} (bench/${bench.file})\n`);
+  const loadBefore = load();
+  const result = await run(bench);
+  results.push({ bench, loadBefore, loadAfter: load(), ...result });
+}
+
+const busiest = Math.max(...results.flatMap((r) => [r.loadBefore, r.loadAfter].map((l) => Number(l.split(' / ')[0]))));
+const lines = [
+  '# Benchmark results',
+  '',
+  'Written by `npm run bench` (bench/all.mjs), which runs each script below in its own process and copies its output.',
+  'Every figure sits beside a baseline measured in the same run on the same machine (bare node:http, a bare',
+  '`SELECT 1`, bare POSTs to the fake Twilio), so ratios compare better across machines than the raw figures.',
+  '',
+  `- Date: ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} (took ${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} min)`,
+  `- CPU: ${cores[0]?.model.trim() ?? 'unknown'}, ${cores.length} cores`,
+  `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GB (${(freemem() / 2 ** 30).toFixed(1)} GB free at the end)`,
+  `- System: ${osType()} ${release()}; Node ${process.version}`,
+  `- Load average (1 / 5 / 15 min) around each script is shown with it; the busiest 1-minute figure was ${busiest.toFixed(2)} on ${cores.length} cores.`,
+];
+if (busiest > cores.length * 0.5) {
+  lines.push(
+    '',
+    `> **Taken under load.** The machine was shared with other work while these ran (load up to ${busiest.toFixed(2)} on ${cores.length} cores):`,
+    '> absolute figures are lower and noisier than on an idle machine, the baselines included.',
+  );
+}
+for (const r of results) {
+  lines.push('', `## ${r.bench.title}`, '', `\`node ${[...(r.bench.flags ?? []), `bench/${r.bench.file}`].join(' ')}\` — ${r.seconds.toFixed(0)} s, load ${r.loadBefore} before, ${r.loadAfter} after${r.code === 0 ? '' : `, **failed (exit ${r.code})**`}`, '', '```', r.out.trimEnd());
+  if (r.code !== 0) lines.push('', r.err.trim().split('\n').slice(-15).join('\n'));
+  lines.push('```');
+}
+if (only) {
+  console.log('\nBENCH_ONLY given: bench/RESULTS.md left as it was.');
+} else {
+  writeFileSync(join(here, 'RESULTS.md'), lines.join('\n') + '\n');
+  console.log('\nWrote bench/RESULTS.md');
+}
+process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
