@@ -1,7 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { signUpVerified } from './support';
+import { newAccount, signUpVerified } from './support';
+
+// The e2e server's data directory (playwright.config.ts): the CLI grants admin on the same database.
+const port = Number(process.env.E2E_PORT ?? 3999);
+const cliEnv = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? `/tmp/jotline-e2e-${port}` };
 
 /** axe-core on what is on screen now: no serious or critical WCAG 2.1 A/AA violation. */
 async function expectAccessible(page: Page, what: string) {
@@ -147,4 +152,22 @@ test('phone verification works from the keyboard and passes axe', async ({ page 
   }
   const names = await page.locator('main a[href], main button:not([disabled])').allTextContents();
   for (const name of names.map((n) => n.trim()).filter(Boolean)) expect([...reached], `${name} is reachable by keyboard`).toContain(name);
+});
+
+test('the admin pages and the delete-user dialog pass axe', async ({ page, request }) => {
+  const operator = await signUpVerified(page, request, newAccount());
+  execFileSync('node', ['bin/jotline.mjs', 'admin', 'grant', operator.email], { env: cliEnv });
+  for (const path of ['/admin/dashboard', '/admin/dashboard/subscribers', '/admin/dashboard/trial-users', '/admin/sms-testing', '/admin/user-management']) {
+    await page.goto(path);
+    await expect(page.locator('h1').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expectAccessible(page, path);
+  }
+  await page.getByLabel('User ID, email or phone number').fill(operator.email);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Delete User' }).click();
+  await expect(page.getByRole('dialog', { name: 'Delete this user?' })).toBeVisible();
+  await expectAccessible(page, 'the delete-user dialog');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'Delete User' })).toBeFocused();
 });

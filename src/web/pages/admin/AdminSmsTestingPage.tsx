@@ -169,7 +169,7 @@ export function AdminSmsTestingPage() {
                   </span>
                 </div>
                 <p className="mt-3 flex-1 rounded-lg bg-stone-50 p-2 font-mono text-xs break-words text-stone-700">
-                  {message.content ? previewText(message.content, CARD_PREVIEW_LENGTH) : <span className="text-stone-400 italic">(empty)</span>}
+                  {message.content ? previewText(message.content, CARD_PREVIEW_LENGTH) : <span className="text-stone-500 italic">(empty)</span>}
                 </p>
                 <Button
                   size="sm"
@@ -198,7 +198,7 @@ export function AdminSmsTestingPage() {
 function Indicator({ ok, label }: { ok: boolean; label: string }) {
   const Icon = ok ? CheckCircle2 : XCircle;
   return (
-    <span className={cn('inline-flex items-center gap-1 text-xs', ok ? 'text-emerald-700' : 'text-stone-400')}>
+    <span className={cn('inline-flex items-center gap-1 text-xs', ok ? 'text-emerald-700' : 'text-stone-500')}>
       <Icon aria-hidden="true" className="size-3.5" />
       {label}
       <span className="sr-only">{ok ? ': yes' : ': no'}</span>

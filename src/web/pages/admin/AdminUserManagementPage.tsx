@@ -7,6 +7,7 @@ import { messages } from '../../../shared/messages';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
 import { Input } from '../../components/ui/Input';
+import { useReturnFocus } from '../../components/ui/return-focus';
 import { AdminShell, Panel } from '../../features/admin/AdminShell';
 import { countOf, formatDate, maskPhone } from '../../features/admin/format';
 import { useDeleteUser, useFindUser } from '../../features/admin/queries';
@@ -180,6 +181,7 @@ function subscriptionText(subscription: AdminUserInfo['subscription']): string {
 export function ConfirmDeleteDialog(props: { open: boolean; onOpenChange: (open: boolean) => void; email: string; deleting: boolean; onConfirm: () => void }) {
   const [typed, setTyped] = useState('');
   const matches = typed === text.deleteConfirmText;
+  const returnFocus = useReturnFocus(props.open);
   return (
     <Dialog.Root
       open={props.open}
@@ -190,7 +192,10 @@ export function ConfirmDeleteDialog(props: { open: boolean; onOpenChange: (open:
     >
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-ink/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-5 shadow-2xl focus:outline-none">
+        <Dialog.Content
+          {...returnFocus}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-5 shadow-2xl focus:outline-none"
+        >
           <Dialog.Title className="text-lg font-semibold text-ink">Delete this user?</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-stone-600">
             {props.email} and all of their data will be deleted permanently. Type <strong className="font-mono">DELETE</strong> to confirm.
