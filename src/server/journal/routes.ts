@@ -5,7 +5,8 @@ import { currentUser } from '../auth/authenticate';
 import { parseInput } from '../http/validate';
 import { readMultipartForm } from '../photos/uploads';
 import { presentEntry } from './present';
-import { createEntry, deleteEntry, listEntries, updateEntry } from './service';
+import { entriesPageJson } from './page-cache';
+import { createEntry, deleteEntry, updateEntry } from './service';
 import { journalStats } from './stats';
 
 export const entryParams = z.object({ id: z.string().min(1).max(100) });
@@ -14,10 +15,9 @@ export const entryParams = z.object({ id: z.string().min(1).max(100) });
 export async function entryRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
-  app.get('/', async (request) => {
+  app.get('/', async (request, reply) => {
     const filter = parseInput(entryFilterSchema, request.query);
-    const { page, nextCursor } = await listEntries(ctx, currentUser(request).id, filter);
-    return { entries: page.map((entry) => presentEntry(ctx, entry)), nextCursor };
+    return reply.type('application/json; charset=utf-8').send(await entriesPageJson(ctx, currentUser(request).id, filter));
   });
 
   app.post('/', async (request, reply) => {

@@ -12,10 +12,15 @@ const signature = (key: Buffer, storageKey: string, expires: number) =>
 
 export type MediaVariant = 'full' | 'thumb';
 
+/** When links issued now expire (Unix seconds): the same for every link issued in one grid step. */
+export function mediaLinkExpiry(ctx: AppContext): number {
+  const now = Math.floor(ctx.clock.now().getTime() / 1000);
+  return now - (now % ISSUE_GRID_SECONDS) + MEDIA_LINK_TTL_SECONDS;
+}
+
 /** `/media/<key>?exp=…&sig=…&variant=…`: a capability to read one photo for up to an hour. */
 export function signedMediaUrl(ctx: AppContext, storageKey: string, variant: MediaVariant = 'full'): string {
-  const now = Math.floor(ctx.clock.now().getTime() / 1000);
-  const expires = now - (now % ISSUE_GRID_SECONDS) + MEDIA_LINK_TTL_SECONDS;
+  const expires = mediaLinkExpiry(ctx);
   const sig = signature(ctx.keys.links, storageKey, expires);
   return `/media/${storageKey}?exp=${expires}&sig=${sig}&variant=${variant}`;
 }
