@@ -6,7 +6,6 @@ import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
 import { handleInboundText } from './inbound-rules';
 import type { Keyword } from './keywords';
-import { findMessage } from './repo';
 
 export type ProcessOutcome = { status: 'processed' } | { status: 'busy' } | { status: 'failed'; error: string };
 
@@ -90,16 +89,16 @@ async function claim(ctx: AppContext, id: string, takeClaimsBefore?: Date): Prom
   const now = ctx.clock.now();
   const leaseEnd = now.getTime() - PROCESSING_LEASE_MS;
   const leaseExpired = new Date(Math.max(leaseEnd, takeClaimsBefore?.getTime() ?? leaseEnd)).toISOString();
-  const result = await ctx.db
+  // The claimed row comes back from the claim itself (RETURNING, on SQLite and PostgreSQL alike).
+  return ctx.db
     .updateTable('sms_messages')
     .set((eb) => ({ claimed_at: now.toISOString(), updated_at: now.toISOString(), attempts: eb('attempts', '+', 1) }))
     .where('id', '=', id)
     .where('direction', '=', 'inbound')
     .where('processed', '=', 0)
     .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', leaseExpired)]))
+    .returningAll()
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return undefined;
-  return findMessage(ctx.db, id);
 }
 
 function providerKeywordOfKind(kind: string): Exclude<Keyword, 'yes'> | null {
