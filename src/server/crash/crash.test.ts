@@ -188,7 +188,7 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
-  it(`puts every acknowledged text in exactly one entry across ${TRIALS} kills, each recovered within 15 s of the restart`, async () => {
+  it(`puts every acknowledged text in exactly one entry over ${TRIALS} trials of SIGKILL and restart, each recovered within 15 s of the restart`, async () => {
     const random = seeded(SEED);
     const figures: TrialFigures[] = [];
     const acknowledged = new Set<string>();
