@@ -151,6 +151,7 @@ describe('the sweep as an instance starts', () => {
   it('at once processes texts a killed instance recorded, claimed or not, where the regular sweep would wait minutes', async () => {
     const user = await buildUser(t);
     const unclaimed = await recordOnly(user.phone, 'recorded, then the crash');
+    t.clock.advance(1);
     const claimed = await recordOnly(user.phone, 'claimed, then the crash');
     await claimAsDeadInstance(claimed);
     t.clock.advance(2_000); // the instance comes back two seconds later
@@ -159,7 +160,7 @@ describe('the sweep as an instance starts', () => {
     expect(await contents(user.id)).toEqual([]);
 
     expect(await sweepInboundAtStart(t.ctx)).toEqual({ processed: 2, failed: 0 });
-    expect(await contents(user.id)).toEqual(['recorded, then the crash\n\nclaimed, then the crash']);
+    expect(await contents(user.id)).toEqual(['recorded, then the crash\n\nclaimed, then the crash']); // in the order texted
     for (const sid of [unclaimed, claimed]) expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, status: 'processed', kind: 'journal' });
   });
 

@@ -54,7 +54,7 @@ export async function sweepInboundAtStart(ctx: AppContext, startedAt: Date = ctx
     const nowIso = ctx.clock.now().toISOString();
     const left = await ctx.db
       .selectFrom('sms_messages')
-      .select('id')
+      .select(['id', 'from_number'])
       .where('direction', '=', 'inbound')
       .where('processed', '=', 0)
       .where('status', 'in', ['received', 'failed'])
@@ -65,17 +65,24 @@ export async function sweepInboundAtStart(ctx: AppContext, startedAt: Date = ctx
       .limit(START_BATCH + tried.size)
       .execute();
     // A text that failed (or that another worker holds) is not tried again here: the sweep retries it.
-    const batch = left.map((r) => r.id).filter((id) => !tried.has(id));
+    const batch = left.filter((r) => !tried.has(r.id));
     if (!batch.length || sendingStopped(ctx)) return result;
+    // Senders side by side, each sender's texts one after another in the order they arrived,
+    // so a day entry reads as it was texted.
+    const bySender = new Map<string, string[]>();
+    for (const { id, from_number } of batch) bySender.set(from_number, [...(bySender.get(from_number) ?? []), id]);
+    const senders = [...bySender.values()];
     let next = 0;
     await Promise.all(
-      Array.from({ length: Math.min(START_CONCURRENCY, batch.length) }, async () => {
-        while (next < batch.length && !sendingStopped(ctx)) {
-          const id = batch[next++]!;
-          tried.add(id);
-          const outcome = await processInboundMessage(ctx, id, { takeClaimsBefore: startedAt });
-          if (outcome.status === 'processed') result.processed++;
-          if (outcome.status === 'failed') result.failed++;
+      Array.from({ length: Math.min(START_CONCURRENCY, senders.length) }, async () => {
+        while (next < senders.length) {
+          for (const id of senders[next++]!) {
+            if (sendingStopped(ctx)) return;
+            tried.add(id);
+            const outcome = await processInboundMessage(ctx, id, { takeClaimsBefore: startedAt });
+            if (outcome.status === 'processed') result.processed++;
+            if (outcome.status === 'failed') result.failed++;
+          }
         }
       }),
     );
