@@ -93,6 +93,9 @@ function titlePage(doc: PDFKit.PDFDocument, input: ExportInput, fonts: PdfFonts)
   doc.moveDown(0.3).text(zoneLabel(input.timezone), { align: 'center' });
 }
 
+/** Entries rendered between two pauses that let the written pages stream out. */
+const ENTRIES_BETWEEN_PAUSES = 25;
+
 /**
  * Renders the journal as a PDF into `doc` (already being streamed to the client): a title page,
  * then one section per entry with its date heading, time, title, tags, text and photos.
@@ -105,6 +108,9 @@ export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, sto
   titlePage(doc, input, fonts);
   doc.addPage();
   for (const [index, entry] of input.entries.entries()) {
+    // Let the pages written so far flow out now and then: without a pause, a journal without photos
+    // renders in one synchronous run and the whole PDF is held until its last page.
+    if (index % ENTRIES_BETWEEN_PAUSES === ENTRIES_BETWEEN_PAUSES - 1) await new Promise((resolve) => setImmediate(resolve));
     // Keep a heading with at least a few lines of its entry (or, for a short entry, its first photos).
     const photosFollowSoon = input.photos && entry.photos.length > 0 && entry.content.length < 300;
     if (index > 0 && doc.y > bottom() - (photosFollowSoon ? 100 + PHOTO_CELL_MAX_HEIGHT : 120)) doc.addPage();
