@@ -1,4 +1,4 @@
-import { countWords, ENTRY_CONTENT_MAX, type CreateEntryInput, type EntryFilter, type UpdateEntryInput } from '../../shared/journal';
+import { countWords, ENTRY_CONTENT_MAX, type CreateEntryInput, type UpdateEntryInput } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import { invalidInput, notFound } from '../errors';
@@ -14,12 +14,6 @@ import { openEntry, sealEntryChanges, sealEntryText } from './entry-cipher';
 import { loadOwner, ownerSalt } from './owner';
 import * as repo from './repo';
 import { readEntry } from './read-entry';
-import { pageOfEntries } from './search';
-
-/** GET /api/entries: one page of the user's entries that match the filter, newest first. */
-export async function listEntries(ctx: AppContext, userId: string, filter: EntryFilter): Promise<{ page: CachedEntry[]; nextCursor: string | null }> {
-  return pageOfEntries(await ctx.journalCache.entries(userId), filter);
-}
 
 /** POST /api/entries: a web entry for today (in the user's timezone) or the day given, with any photos. */
 export async function createEntry(ctx: AppContext, userId: string, input: CreateEntryInput, uploads: readonly PhotoUpload[] = []): Promise<CachedEntry> {
