@@ -6,7 +6,7 @@ import type { SmsMedia } from '../journal/sms-entries';
 import { providerKeywordOf } from './keywords';
 import { isOversizedText, refuseOversizedText } from './oversized-text';
 import { processInboundMessage } from './process-inbound';
-import { insertMessageOnce } from './repo';
+import { insertInboundOnce } from './repo';
 
 /** One inbound text as the provider delivered it (Twilio's webhook fields, parsed). */
 export interface InboundText {
@@ -27,29 +27,12 @@ export async function recordInboundText(ctx: AppContext, text: InboundText): Pro
   const now = ctx.clock.now().toISOString();
   const id = newId();
   const providerKeyword = providerKeywordOf(text.optOutType);
-  const inserted = await insertMessageOnce(ctx.db, {
-    id,
-    user_id: null,
-    direction: 'inbound',
-    provider_message_id: text.messageSid,
+  const inserted = await insertInboundOnce(ctx.db, { id, messageSid: text.messageSid, from: text.from, to: text.to, at: now }, {
     // Until processed, the kind says whether the provider already answered a keyword.
     kind: providerKeyword ? `provider_${providerKeyword}` : 'inbound',
-    dedupe_key: null,
     status: 'received',
-    from_number: text.from,
-    to_number: text.to,
     body: ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, text.body),
     media: text.media.length ? JSON.stringify(text.media) : null,
-    segments: null,
-    processing_ms: null,
-    error_code: null,
-    error_message: null,
-    entry_id: null,
-    entry_date: null,
-    claimed_at: null,
-    send_after: null,
-    created_at: now,
-    updated_at: now,
   });
   if (!inserted) return { id, duplicate: true };
   ctx.simulators.sms?.receive({ id: text.messageSid, from: text.from, to: text.to, body: text.body, at: new Date().toISOString() });

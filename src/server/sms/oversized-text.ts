@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import { newId } from '../ids';
 import type { InboundText } from './inbound';
 import { enqueueSms } from './outbound';
-import { findProfileByPhone, insertMessageOnce } from './repo';
+import { findProfileByPhone, insertInboundOnce } from './repo';
 import { smsTexts } from './texts';
 
 /** Twilio's own maximum for one message (10 segments); anything longer did not come from a handset. */
@@ -27,29 +27,13 @@ export async function refuseOversizedText(ctx: AppContext, text: InboundText): P
   const now = ctx.clock.now().toISOString();
   const id = newId();
   const length = inboundTextLength(text.body);
-  const inserted = await insertMessageOnce(ctx.db, {
-    id,
-    user_id: null,
-    direction: 'inbound',
-    provider_message_id: text.messageSid,
+  const inserted = await insertInboundOnce(ctx.db, { id, messageSid: text.messageSid, from: text.from, to: text.to, at: now }, {
     kind: 'too_long',
-    dedupe_key: null,
     status: 'rejected',
-    from_number: text.from,
-    to_number: text.to,
-    body: null,
-    media: null,
-    segments: null,
     processed: 1,
     processing_ms: 0,
     error_code: 'TEXT_TOO_LONG',
     error_message: `${length} characters; the limit is ${INBOUND_TEXT_MAX}`,
-    entry_id: null,
-    entry_date: null,
-    claimed_at: null,
-    send_after: null,
-    created_at: now,
-    updated_at: now,
   });
   if (!inserted) return { id, duplicate: true };
   const profile = await findProfileByPhone(ctx.db, text.from);

@@ -27,6 +27,39 @@ export async function insertMessageOnce(db: Db, row: Insertable<SmsMessagesTable
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/**
+ * Records an inbound text as the provider delivered it, with what the caller knows of it (`fields`);
+ * every other column starts empty. True when this call recorded it (see insertMessageOnce).
+ */
+export async function insertInboundOnce(
+  db: Db,
+  text: { id: string; messageSid: string; from: string; to: string; at: string },
+  fields: Pick<Insertable<SmsMessagesTable>, 'kind' | 'status'> & Partial<Insertable<SmsMessagesTable>>,
+): Promise<boolean> {
+  return insertMessageOnce(db, {
+    id: text.id,
+    user_id: null,
+    direction: 'inbound',
+    provider_message_id: text.messageSid,
+    dedupe_key: null,
+    from_number: text.from,
+    to_number: text.to,
+    body: null,
+    media: null,
+    segments: null,
+    processing_ms: null,
+    error_code: null,
+    error_message: null,
+    entry_id: null,
+    entry_date: null,
+    claimed_at: null,
+    send_after: null,
+    created_at: text.at,
+    updated_at: text.at,
+    ...fields,
+  });
+}
+
 export async function updateMessage(db: Db, id: string, changes: Partial<SmsMessage>): Promise<void> {
   await db.updateTable('sms_messages').set(changes).where('id', '=', id).execute();
 }
