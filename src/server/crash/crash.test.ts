@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom as seeded } from '../demo/random';
+import { freePort, sleep, until } from '../test/processes';
 import { createEntrySchema } from '../../shared/journal';
 import { hashPassword } from '../auth/passwords';
 import { createAccount } from '../auth/sign-up';
@@ -37,35 +38,9 @@ const CONCURRENCY = 12;
 const RECOVERY_DEADLINE_MS = 15_000;
 const WEBHOOK = '/webhooks/twilio/sms';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** mulberry32: the same kill moments and text order on every run with one seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 interface Text {
   sid: string;
