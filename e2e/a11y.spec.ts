@@ -10,6 +10,11 @@ const cliEnv = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? `/tmp/jot
 
 /** axe-core on what is on screen now: no serious or critical WCAG 2.1 A/AA violation. */
 async function expectAccessible(page: Page, what: string) {
+  // Colours are judged once they settle: a toast fading in is not yet at its contrast. (Endless
+  // animations, such as a spinner, never finish and are not waited for.)
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
+  );
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
