@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Lighthouse (default mobile settings: a mid-range phone on a slow 4G link, simulated) on Debian's
 // Chromium against the built app on its simulators. Prints performance, accessibility, best practices
-// and SEO for /, /sign-up, /privacy and a signed-in /journal, and exits non-zero below the targets.
+// and SEO for /, /sign-up, /privacy and a signed-in /journal. Exits non-zero when accessibility, best
+// practices or SEO is below its target; performance is timed, so it is printed against its target
+// (LIGHTHOUSE_STRICT=1 makes it count too), never a reason for CI to fail on a busy machine.
 // Builds the web app first when it is stale (as `npm start` does). CHROME_PATH overrides the browser.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -137,7 +139,8 @@ try {
     if (finalPath !== page.path) {
       failing.push([`landed on ${finalPath}`, '']);
     }
-    if (failing.length) failed += 1;
+    const counted = process.env.LIGHTHOUSE_STRICT ? failing : failing.filter(([id]) => id !== 'performance');
+    if (counted.length) failed += 1;
     rows.push({ page: page.path, ...scores, 'performance runs': performanceRuns.join(' '), LCP: lcp, result: failing.length ? `below ${failing.map(([id, min]) => `${id} ${min}`).join(', ')}` : 'ok' });
     if (problems.length) console.log(`${page.path}: audits below 90: ${problems.join('; ')}`);
   }
@@ -153,7 +156,7 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 if (failed) {
-  console.error(`Lighthouse: ${failed} page(s) below target.`);
+  console.error(`Lighthouse: ${failed} page(s) below an accessibility, best-practices or SEO target.`);
   process.exit(1);
 }
-console.log('Lighthouse: every page meets its targets.');
+console.log('Lighthouse: accessibility, best practices and SEO meet their targets (performance is shown against its target above).');
