@@ -11,11 +11,11 @@ import { createAccount } from '../auth/sign-up';
 import { createEntry } from '../journal/service';
 import {
   buildSmsTestApp,
+  serveEnv,
   JOURNAL_NUMBER,
   PUBLIC_URL,
   startFakeTwilio,
   TWILIO_SID,
-  TWILIO_TOKEN,
   twilioSignature,
   type FakeTwilio,
   type SmsTestApp,
@@ -74,20 +74,7 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
   const users: Array<{ id: string; phone: string }> = [];
 
   const env = () => ({
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'development',
-    HOST: '127.0.0.1',
-    ...t.shared.env,
-    PUBLIC_URL,
-    JOURNAL_NUMBER,
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: TWILIO_SID,
-    TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
-    TWILIO_FROM: JOURNAL_NUMBER,
-    TWILIO_API_URL: twilio.url,
-    JOBS: 'on',
-    LOG_LEVEL: 'warn',
-    LOG_PRETTY: 'false',
+    ...serveEnv(t, twilio),
     PORT: String(port),
     DATA_DIR: join(dataDir, 'instance'),
   });

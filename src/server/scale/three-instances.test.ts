@@ -8,11 +8,11 @@ import { hashPassword } from '../auth/passwords';
 import { createAccount } from '../auth/sign-up';
 import {
   buildSmsTestApp,
+  serveEnv,
   JOURNAL_NUMBER,
   PUBLIC_URL,
   startFakeTwilio,
   TWILIO_SID,
-  TWILIO_TOKEN,
   twilioSignature,
   type FakeTwilio,
   type SmsTestApp,
@@ -79,22 +79,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('three instances on one PostgreSQL
       })
       .execute();
 
-    const env = {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      ...t.shared.env,
-      PUBLIC_URL,
-      JOURNAL_NUMBER,
-      SMS_PROVIDER: 'twilio',
-      TWILIO_ACCOUNT_SID: TWILIO_SID,
-      TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
-      TWILIO_FROM: JOURNAL_NUMBER,
-      TWILIO_API_URL: twilio.url,
-      JOBS: 'on',
-      LOG_LEVEL: 'warn',
-      LOG_PRETTY: 'false',
-    };
+    const env = serveEnv(t, twilio);
     for (let n = 0; n < 3; n++) {
       const port = await freePort();
       const child = spawn(process.execPath, [resolve('bin/jotline.mjs'), 'serve'], {

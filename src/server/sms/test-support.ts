@@ -158,6 +158,29 @@ export async function postTwilioWebhook(t: SmsTestApp, path: string, params: Rec
   return t.app.inject({ method: 'POST', url: path, headers, payload: new URLSearchParams(params).toString() });
 }
 
+/**
+ * The environment of a real `jotline serve` process on this test app's database, texting through the
+ * fake Twilio with every background job on (the crash and several-instance tests run such processes).
+ */
+export function serveEnv(t: SmsTestApp, twilio: FakeTwilio): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    ...t.shared.env,
+    PUBLIC_URL,
+    JOURNAL_NUMBER,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: TWILIO_SID,
+    TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+    TWILIO_FROM: JOURNAL_NUMBER,
+    TWILIO_API_URL: twilio.url,
+    JOBS: 'on',
+    LOG_LEVEL: 'warn',
+    LOG_PRETTY: 'false',
+  };
+}
+
 export const newMessageSid = () => 'SM' + randomBytes(16).toString('hex');
 
 /** Texts the journal number from `from` (signed, as Twilio would) and waits for processing. */
