@@ -26,6 +26,7 @@ import { importRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
 import { checkMasterKeys } from './keys/key-guard';
+import { loadStoredHashKey } from './keys/sealed-secrets';
 import { createLogger } from './logging/logger';
 import { createAppMetrics } from './metrics/app-metrics';
 import { registerMetrics } from './metrics/routes';
@@ -73,12 +74,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber) : undefined;
   const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
   const clock = options.clock ?? systemClock;
+  const cipher = createTextCipher(masterKey, config.previousMasterKey);
+  const storedHashKey = await loadStoredHashKey({ db: database.db, cipher, masterKey, now: clock.now().toISOString() });
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
     clock,
-    cipher: createTextCipher(masterKey, config.previousMasterKey),
+    cipher,
     events: createLocalEventBus(),
     sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
     mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
@@ -88,7 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     journalCache: new JournalCache(() => ctx, config.searchCacheBytes),
     metrics: createAppMetrics(() => ctx),
     simulators: { sms: smsSimulator, mail: mailSimulator },
-    keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links') },
+    keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links'), storedHashes: storedHashKey.key },
     outbox: { kick: () => {} },
   };
 
@@ -102,6 +105,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
   });
   app.decorate('ctx', ctx);
+  if (!storedHashKey.opened) {
+    // Started anyway, as with any value no configured key opens (the journal shows it too).
+    app.log.warn('Neither MASTER_KEY nor MASTER_KEY_PREVIOUS opens the stored key of import fingerprints and UNDO (sealed_secrets): MASTER_KEY is not this database\'s key');
+  }
   app.addHook('onClose', async () => {
     await database.close();
   });

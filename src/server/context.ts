@@ -33,8 +33,13 @@ export interface AppContext {
   keys: {
     /** Signs access tokens (HS256). */
     accessToken: Uint8Array;
-    /** Signs media URLs and other short-lived links. */
+    /** Signs media URLs and other short-lived links; changes with MASTER_KEY. */
     links: Buffer;
+    /**
+     * Keys the hashes kept in the database: import fingerprints and UNDO content hashes. Stored
+     * sealed (keys/sealed-secrets.ts) rather than derived, so it stays the same across key rotations.
+     */
+    storedHashes: Buffer;
   };
   /** Prometheus counters and gauges served at GET /metrics. */
   metrics: AppMetrics;

@@ -15,6 +15,8 @@ const pbkdf2Async = promisify(pbkdf2);
 
 /** Subject ids for text that belongs to no user yet (e.g. a text from an unknown number). */
 export const SYSTEM_SUBJECT = { id: 'system', salt: 'c3lzdGVtLXNhbHQtdjE=' } as const;
+/** The subject the service's own secrets are sealed for (sealed_secrets): an HKDF key, fixed salt. */
+export const SECRETS_SUBJECT = { id: 'secrets', salt: `${HKDF_SALT_PREFIX}am90bGluZS1zZWNyZXRzMQ==` } as const;
 
 export interface TextCipher {
   /** Names the master key new values are sealed with (8 characters, derived from the key; not secret). */

@@ -261,6 +261,17 @@ export interface KeyRotationsTable {
   finished_at: string | null;
 }
 
+/** A secret kept in the database, sealed under the master key (keys/sealed-secrets.ts). */
+export interface SealedSecretsTable {
+  /** What the secret is for, e.g. `stored-hashes`. */
+  name: string;
+  /** Sealed with the secrets subject: `ENC:` + key id + `:` + base64. */
+  value: string;
+  created_at: string;
+  /** When it was made or last resealed. */
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -280,6 +291,7 @@ export interface Database {
   journal_sms_undo: JournalSmsUndoTable;
   sms_test_logs: SmsTestLogsTable;
   key_rotations: KeyRotationsTable;
+  sealed_secrets: SealedSecretsTable;
 }
 
 export type User = Selectable<UsersTable>;

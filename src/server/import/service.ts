@@ -30,7 +30,7 @@ export const IMPORTS_PER_WINDOW = 10;
 
 /** A keyed hash of where an entry came from: the stored fingerprint says nothing about the entry. */
 function fingerprintOf(ctx: AppContext, userId: string, origin: string): string {
-  return createHmac('sha256', ctx.keys.links).update(`import:${userId}:${origin}`).digest('base64url');
+  return createHmac('sha256', ctx.keys.storedHashes).update(`import:${userId}:${origin}`).digest('base64url');
 }
 
 /** Decodes an entry's photos (EXIF and all other metadata dropped) and keeps those that fit in an entry. */

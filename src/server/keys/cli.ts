@@ -10,7 +10,7 @@ const PROGRESS_EVERY_USERS = 500;
 function summary(report: RotationReport): string[] {
   const { counts } = report;
   const lines = [
-    `Resealed for ${counts.users} users: ${counts.entries} entries, ${counts.photoNames} photo names, ${counts.photoFiles} photo files (thumbnails included), ${counts.messages} message bodies.`,
+    `Resealed for ${counts.users} users: ${counts.entries} entries, ${counts.photoNames} photo names, ${counts.photoFiles} photo files (thumbnails included), ${counts.messages} message bodies; ${counts.secrets} stored secrets.`,
   ];
   if (counts.unreadable > 0) {
     lines.push(`${counts.unreadable} values opened with neither key and were left as they were (sealed under some other key, or damaged).`);

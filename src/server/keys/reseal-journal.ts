@@ -11,10 +11,12 @@ export interface RotationCounts {
   photoNames: number;
   photoFiles: number;
   messages: number;
+  /** The service's own secrets (keys/sealed-secrets.ts). */
+  secrets: number;
   unreadable: number;
 }
 
-export const emptyCounts = (): RotationCounts => ({ users: 0, entries: 0, photoNames: 0, photoFiles: 0, messages: 0, unreadable: 0 });
+export const emptyCounts = (): RotationCounts => ({ users: 0, entries: 0, photoNames: 0, photoFiles: 0, messages: 0, secrets: 0, unreadable: 0 });
 
 /** A write that lost to a concurrent change is read again and retried, this many times at most. */
 const ATTEMPTS = 5;

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { masterKeyId } from '../crypto/encryption';
 import { emptyCounts, resealJournal, type RotationCounts } from './reseal-journal';
 import { resealMessageBatch } from './reseal-messages';
+import { resealSecrets } from './sealed-secrets';
 
 /** A rotation that cannot run as configured; the message tells the operator what to change. */
 export class KeyRotationError extends Error {
@@ -33,10 +34,10 @@ export interface RotationReport {
 }
 
 /**
- * Reseals every entry (content, title, tags), photo name, photo file and stored message body under
- * MASTER_KEY, from MASTER_KEY_PREVIOUS, while the service runs. Users go in id order, then message
- * bodies; progress is recorded after each user and each batch (key_rotations), so an interrupted
- * run resumes where it stopped.
+ * Reseals the service's own secrets, then every entry (content, title, tags), photo name, photo file
+ * and stored message body under MASTER_KEY, from MASTER_KEY_PREVIOUS, while the service runs. Users
+ * go in id order, then message bodies; progress is recorded after each user and each batch
+ * (key_rotations), so an interrupted run resumes where it stopped.
  */
 export async function rotateMasterKey(ctx: AppContext, options: RotationOptions = {}): Promise<RotationReport> {
   const batchSize = options.batchSize ?? 200;
@@ -70,6 +71,9 @@ export async function rotateMasterKey(ctx: AppContext, options: RotationOptions 
     alreadyFinished: progress.finished_at !== null,
   });
   if (progress.finished_at !== null) return report(true);
+
+  // A few rows: every run reseals what is not yet under the new key.
+  await resealSecrets(ctx, counts);
 
   let userCursor = progress.users_done_through ?? '';
   for (;;) {

@@ -12,6 +12,7 @@ import * as eventTickets from './2026-11-23-0040-event-tickets';
 import * as smsContinuations from './2026-11-23-0050-sms-continuations';
 import * as reminderDueIndexes from './2026-11-23-0080-reminder-due-indexes';
 import * as keyRotations from './2026-11-23-0095-key-rotations';
+import * as sealedSecrets from './2026-11-23-0100-sealed-secrets';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0050-sms-continuations': smsContinuations,
   '2026-11-23-0080-reminder-due-indexes': reminderDueIndexes,
   '2026-11-23-0095-key-rotations': keyRotations,
+  '2026-11-23-0100-sealed-secrets': sealedSecrets,
 };

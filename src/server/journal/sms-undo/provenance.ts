@@ -13,7 +13,7 @@ export interface SmsDaySnapshot {
 
 /** A keyed hash of an entry's content: tells an unchanged entry from an edited one without keeping its text. */
 export function contentHash(ctx: AppContext, userId: string, content: string): string {
-  return createHmac('sha256', ctx.keys.links).update(`sms-undo:${userId}:`).update(content).digest('base64url');
+  return createHmac('sha256', ctx.keys.storedHashes).update(`sms-undo:${userId}:`).update(content).digest('base64url');
 }
 
 /** Taken inside the append's transaction, before the text goes in. */
