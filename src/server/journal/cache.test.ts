@@ -109,3 +109,35 @@ describe('the in-memory journal within its memory budget', () => {
     expect(await search('harbour')).toEqual([kept.id]);
   });
 });
+
+describe('tag lists in the in-memory journal', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    t.clock.set(new Date('2026-11-20T15:00:00Z'));
+  });
+  afterAll(() => t.close());
+
+  it('are held once for entries that share them, and editing one entry leaves the others as they were', async () => {
+    const user = await journalUser(t);
+    const ids: string[] = [];
+    for (const content of ['Weeded the beds.', 'Planted the leeks.', 'Watered everything.']) {
+      t.clock.advance(1000);
+      ids.push((await createEntry(t, user, { content, tags: ['Garden', 'Work'] })).id);
+    }
+    const cached = await t.app.ctx.journalCache.entries(user.id);
+    expect(cached[0]!.tags).toBe(cached[1]!.tags);
+    expect(cached[0]!.foldedTags).toBe(cached[2]!.foldedTags);
+
+    const edit = await t.app.inject({ method: 'PATCH', url: `/api/entries/${ids[1]}`, headers: user.headers, payload: { content: 'Planted the leeks.', tags: ['Home'] } });
+    expect(edit.statusCode).toBe(200);
+    const tagsOf = async (query = '') =>
+      (await t.app.inject({ method: 'GET', url: `/api/entries${query}`, headers: user.headers })).json().entries.map((e: { content: string; tags: string[] }) => [e.content, e.tags]);
+    expect(await tagsOf()).toEqual([
+      ['Watered everything.', ['Garden', 'Work']],
+      ['Planted the leeks.', ['Home']],
+      ['Weeded the beds.', ['Garden', 'Work']],
+    ]);
+    expect((await tagsOf('?tags=work')).map(([content]: [string]) => content)).toEqual(['Watered everything.', 'Weeded the beds.']);
+  });
+});

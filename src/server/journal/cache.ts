@@ -23,7 +23,7 @@ interface CachedJournal {
 }
 
 // What an entry and a photo row take besides their text, measured with bench/cache-memory.mjs.
-const ENTRY_OVERHEAD_BYTES = 400;
+const ENTRY_OVERHEAD_BYTES = 330;
 const PHOTO_OVERHEAD_BYTES = 350;
 
 /** V8 keeps a string one byte a character when every character is Latin-1, else two. */
@@ -46,9 +46,33 @@ const NO_PHOTOS = Object.freeze([]) as unknown as JournalPhotoRow[];
 const NO_TAGS = Object.freeze([]) as unknown as string[];
 
 // Written out field by field: an object spread with two more fields costs several times the memory.
-function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {
-  const tags = entry.tags.length ? entry.tags : NO_TAGS;
+/**
+ * Within one journal, equal tag lists share one array: most entries carry none or one of a few tags,
+ * and a list per entry was a tenth of what a journal takes in memory.
+ */
+function listSharer(held: readonly CachedEntry[] = []): (list: string[]) => string[] {
+  const seen = new Map<string, string[]>();
+  for (const entry of held) {
+    seen.set(entry.tags.join('\u0000'), entry.tags);
+    seen.set(entry.foldedTags.join('\u0000'), entry.foldedTags);
+  }
+  return (list) => {
+    if (list.length === 0) return NO_TAGS;
+    const key = list.join('\u0000');
+    const shared = seen.get(key);
+    if (shared) return shared;
+    seen.set(key, list);
+    return list;
+  };
+}
+
+function toCached(entry: OpenedEntry, photos: JournalPhotoRow[], share: (list: string[]) => string[] = listSharer()): CachedEntry {
+  const tags = share(entry.tags);
   const foldedTags = tags.map((t) => t.toLowerCase());
+  for (const photo of photos) {
+    // The same id string as the entry's, not another copy of it per photo.
+    photo.entry_id = entry.id;
+  }
   return {
     id: entry.id,
     title: entry.title,
@@ -62,7 +86,7 @@ function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {
     // Most entries were never edited: one string for both.
     updated_at: entry.updated_at === entry.created_at ? entry.created_at : entry.updated_at,
     photos: photos.length ? photos : NO_PHOTOS,
-    foldedTags: foldedTags.every((t, i) => t === tags[i]) ? tags : foldedTags,
+    foldedTags: foldedTags.every((t, i) => t === tags[i]) ? tags : share(foldedTags),
   };
 }
 
@@ -151,7 +175,7 @@ export class JournalCache {
       texts.push(indexedText(before.index, i));
     });
     if (row) {
-      const entry = toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos));
+      const entry = toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos), listSharer(others));
       let at = others.findIndex((e) => comesBefore(entry, e));
       if (at === -1) at = others.length;
       others.splice(at, 0, entry);
@@ -172,11 +196,13 @@ export class JournalCache {
     const [salt, rows, photoRows] = await Promise.all([ownerSalt(this.ctx, userId), listEntries(this.ctx.db, userId), listPhotos(this.ctx.db, userId)]);
     const photosByEntry = new Map<string, JournalPhotoRow[]>();
     for (const photo of openPhotoRows(this.ctx, userId, salt, photoRows)) {
+      photo.user_id = userId; // one string for the whole journal
       const list = photosByEntry.get(photo.entry_id);
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);
     }
-    const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? []));
+    const share = listSharer();
+    const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [], share));
     const journal = journalOf(revision, entries, entries.map(searchableText));
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);
