@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
+import { commitTogether } from '../db/group-commit';
 import { newId } from '../ids';
 import type { SmsMedia } from '../journal/sms-entries';
 import { providerKeywordOf } from './keywords';
 import { isOversizedText, refuseOversizedText } from './oversized-text';
-import { processInboundMessage } from './process-inbound';
+import { inboundQueueOf } from './inbound-queue';
 import { insertInboundOnce } from './repo';
 
 /** One inbound text as the provider delivered it (Twilio's webhook fields, parsed). */
@@ -27,13 +28,17 @@ export async function recordInboundText(ctx: AppContext, text: InboundText): Pro
   const now = ctx.clock.now().toISOString();
   const id = newId();
   const providerKeyword = providerKeywordOf(text.optOutType);
-  const inserted = await insertInboundOnce(ctx.db, { id, messageSid: text.messageSid, from: text.from, to: text.to, at: now }, {
+  const row = { id, messageSid: text.messageSid, from: text.from, to: text.to, at: now };
+  const fields = {
     // Until processed, the kind says whether the provider already answered a keyword.
     kind: providerKeyword ? `provider_${providerKeyword}` : 'inbound',
     status: 'received',
     body: ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, text.body),
     media: text.media.length ? JSON.stringify(text.media) : null,
-  });
+  };
+  // Texts arriving together are committed together: a burst of webhooks no longer waits on one
+  // disk flush each.
+  const inserted = await commitTogether(ctx, (db) => insertInboundOnce(db, row, fields));
   if (!inserted) return { id, duplicate: true };
   ctx.simulators.sms?.receive({ id: text.messageSid, from: text.from, to: text.to, body: text.body, at: new Date().toISOString() });
   return { id, duplicate: false };
@@ -42,16 +47,12 @@ export async function recordInboundText(ctx: AppContext, text: InboundText): Pro
 // Background work per app, so closing an app (or a test) can wait for it.
 const inFlight = new WeakMap<AppContext, Set<Promise<unknown>>>();
 
-/** Processes a recorded text after the webhook has been answered. Failures are left for the sweep. */
+/** Processes a recorded text after the webhook has been answered (inbound-queue.ts). Failures are left for the sweep. */
 export function processInBackground(ctx: AppContext, id: string, log: FastifyBaseLogger): void {
   const running = inFlight.get(ctx) ?? new Set();
   inFlight.set(ctx, running);
-  const work = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => processInboundMessage(ctx, id))
-    .then((outcome) => {
-      if (outcome.status === 'failed') log.warn({ smsId: id, err: outcome.error }, 'inbound text not processed; the sweep retries it');
-    })
-    .catch((err: unknown) => log.error({ smsId: id, err: err instanceof Error ? err.message : String(err) }, 'inbound processing crashed'))
+  const work = inboundQueueOf(ctx)
+    .add(id, log)
     .finally(() => running.delete(work));
   running.add(work);
 }

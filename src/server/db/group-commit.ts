@@ -1,0 +1,70 @@
+import type { AppContext } from '../context';
+import type { Db } from './database';
+
+interface PendingWrite {
+  work: (db: Db) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Small writes that arrive in the same turn of the event loop, committed in one SQLite transaction.
+ * Each commit waits for the disk (an fsync, about 0.3 ms on a cloud volume) and SQLite holds the event
+ * loop while it does; a burst of webhooks each committing its own row spent most of its time there.
+ * Every caller still gets its answer only once its write is on disk. Should one write fail, the batch
+ * is taken back and each write runs again on its own, so only the failing one fails.
+ */
+class GroupCommit {
+  private pending: PendingWrite[] = [];
+
+  constructor(private readonly db: Db) {}
+
+  run<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (this.pending.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length > 1) {
+      try {
+        const results = await this.db.transaction().execute(async (trx) => {
+          const out: unknown[] = [];
+          for (const write of batch) out.push(await write.work(trx));
+          return out;
+        });
+        batch.forEach((write, i) => write.resolve(results[i]));
+        return;
+      } catch {
+        // Run each on its own below.
+      }
+    }
+    for (const write of batch) {
+      try {
+        write.resolve(await write.work(this.db));
+      } catch (error) {
+        write.reject(error);
+      }
+    }
+  }
+}
+
+const groups = new WeakMap<Db, GroupCommit>();
+
+/**
+ * Runs a small write, on SQLite committed together with the others of this turn (see GroupCommit);
+ * on PostgreSQL at once, since its commits wait on the network rather than hold the event loop.
+ * `work` must only write through the `db` it is given.
+ */
+export function commitTogether<T>(ctx: Pick<AppContext, 'db' | 'dbKind'>, work: (db: Db) => Promise<T>): Promise<T> {
+  if (ctx.dbKind !== 'sqlite') return work(ctx.db);
+  let group = groups.get(ctx.db);
+  if (!group) {
+    group = new GroupCommit(ctx.db);
+    groups.set(ctx.db, group);
+  }
+  return group.run(work);
+}

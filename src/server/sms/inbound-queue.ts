@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context';
+import { processInboundMessage } from './process-inbound';
+
+interface QueuedText {
+  id: string;
+  log: FastifyBaseLogger;
+  settle: () => void;
+}
+
+/**
+ * Texts recorded by this app and waiting to be processed, in the order they arrived.
+ *
+ * On SQLite every statement runs synchronously, so a text's processing (about twenty statements and
+ * the journal's encryption) holds the event loop until it is done. Started all at once, a burst of
+ * texts ran back to back in one turn of the loop while the webhooks behind them waited; here one text
+ * is processed per turn and the loop answers what has arrived in between, so a webhook waits for at
+ * most one text. On PostgreSQL statements wait on the network, so a few run side by side.
+ * Texts are already recorded durably: one not processed when the app stops is left for the sweep.
+ */
+export class InboundQueue {
+  private readonly waiting: QueuedText[] = [];
+  private running = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly lanes: number,
+  ) {}
+
+  /** Queues a recorded text; resolves once it has been processed (or has failed and been logged). */
+  add(id: string, log: FastifyBaseLogger): Promise<void> {
+    return new Promise((settle) => {
+      this.waiting.push({ id, log, settle });
+      this.schedule();
+    });
+  }
+
+  get length(): number {
+    return this.waiting.length + this.running;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0 || this.running >= this.lanes) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.waiting.length > 0 && this.running < this.lanes) void this.process(this.waiting.shift()!);
+    });
+  }
+
+  private async process(text: QueuedText): Promise<void> {
+    this.running += 1;
+    try {
+      const outcome = await processInboundMessage(this.ctx, text.id);
+      if (outcome.status === 'failed') text.log.warn({ smsId: text.id, err: outcome.error }, 'inbound text not processed; the sweep retries it');
+    } catch (err) {
+      text.log.error({ smsId: text.id, err: err instanceof Error ? err.message : String(err) }, 'inbound processing crashed');
+    } finally {
+      this.running -= 1;
+      text.settle();
+      this.schedule();
+    }
+  }
+}
+
+const queues = new WeakMap<AppContext, InboundQueue>();
+
+/** The app's queue: one text at a time on SQLite, four side by side on PostgreSQL. */
+export function inboundQueueOf(ctx: AppContext): InboundQueue {
+  let queue = queues.get(ctx);
+  if (!queue) {
+    queue = new InboundQueue(ctx, ctx.dbKind === 'sqlite' ? 1 : 4);
+    queues.set(ctx, queue);
+  }
+  return queue;
+}
