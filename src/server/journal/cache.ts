@@ -4,7 +4,7 @@ import type { JournalPhotoRow } from '../db/tables';
 import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, listEntries, listEntryPhotos, listPhotos } from './repo';
-import { buildTextIndex, indexedText, rememberTextIndex, searchableText, type TextIndex } from './search';
+import { buildTextIndex, rememberTextIndex, searchableText, spliceTextIndex, type TextIndex } from './search';
 
 /** A decrypted entry held in memory, with what the filters need precomputed. */
 export interface CachedEntry extends OpenedEntry {
@@ -18,6 +18,10 @@ interface CachedJournal {
   entries: readonly CachedEntry[];
   /** The entries' searchable text, joined (see search.ts): the only copy of it kept. */
   index: TextIndex;
+  /** Whether some indexed text needs two bytes a character: V8 then keeps the whole joined text so. */
+  wide: boolean;
+  /** About what the entries take, the index aside. */
+  entryBytes: number;
   /** About what the journal takes in memory. */
   bytes: number;
 }
@@ -30,13 +34,9 @@ const PHOTO_OVERHEAD_BYTES = 350;
 // eslint-disable-next-line no-control-regex
 const charBytes = (text: string) => (/[^\u0000-\u00ff]/.test(text) ? 2 : 1);
 
-function journalBytes(entries: readonly CachedEntry[], index: TextIndex): number {
-  let bytes = index.text.length * charBytes(index.text);
-  for (const entry of entries) {
-    const chars = entry.content.length + (entry.title?.length ?? 0) + entry.tags.reduce((n, t) => n + t.length, 0);
-    bytes += chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES;
-  }
-  return bytes + index.starts.byteLength;
+function entryBytesOf(entry: CachedEntry): number {
+  const chars = entry.content.length + (entry.title?.length ?? 0) + entry.tags.reduce((n, t) => n + t.length, 0);
+  return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES;
 }
 
 const comesBefore = (a: CachedEntry, b: CachedEntry) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
@@ -51,13 +51,17 @@ const NO_TAGS = Object.freeze([]) as unknown as string[];
  * and a list per entry was a tenth of what a journal takes in memory.
  */
 function listSharer(held: readonly CachedEntry[] = []): (list: string[]) => string[] {
-  const seen = new Map<string, string[]>();
-  for (const entry of held) {
-    seen.set(entry.tags.join('\u0000'), entry.tags);
-    seen.set(entry.foldedTags.join('\u0000'), entry.foldedTags);
-  }
+  let seen: Map<string, string[]> | null = null;
   return (list) => {
     if (list.length === 0) return NO_TAGS;
+    if (!seen) {
+      // The lists already held, read only once some list is to be shared.
+      seen = new Map();
+      for (const entry of held) {
+        if (entry.tags.length) seen.set(entry.tags.join('\u0000'), entry.tags);
+        if (entry.foldedTags.length) seen.set(entry.foldedTags.join('\u0000'), entry.foldedTags);
+      }
+    }
     const key = list.join('\u0000');
     const shared = seen.get(key);
     if (shared) return shared;
@@ -90,10 +94,10 @@ function toCached(entry: OpenedEntry, photos: JournalPhotoRow[], share: (list: s
   };
 }
 
-function journalOf(revision: number, entries: readonly CachedEntry[], texts: readonly string[]): CachedJournal {
-  const index = buildTextIndex(texts);
+function journalOf(revision: number, entries: readonly CachedEntry[], index: TextIndex, wide: boolean, entryBytes: number): CachedJournal {
   rememberTextIndex(entries, index);
-  return { revision, entries, index, bytes: journalBytes(entries, index) };
+  const bytes = entryBytes + index.text.length * (wide ? 2 : 1) + index.starts.byteLength;
+  return { revision, entries, index, wide, entryBytes, bytes };
 }
 
 /**
@@ -166,22 +170,24 @@ export class JournalCache {
       ownerSalt(this.ctx, userId),
     ]);
     if (this.journals.get(userId) !== before) return this.forget(userId);
-    // The other entries' text is read back out of the old index, not folded again.
-    const others: CachedEntry[] = [];
-    const texts: string[] = [];
-    before.entries.forEach((e, i) => {
-      if (e.id === entryId) return;
-      others.push(e);
-      texts.push(indexedText(before.index, i));
-    });
+    // Only the changed entry is worked out again: the others' text stays where it is in the index,
+    // so a change to a ten-year journal costs about what the entry does.
+    const removed = before.entries.findIndex((e) => e.id === entryId);
+    const others = removed === -1 ? before.entries.slice() : before.entries.filter((_, i) => i !== removed);
+    let entryBytes = before.entryBytes - (removed === -1 ? 0 : entryBytesOf(before.entries[removed]!));
+    let wide = before.wide;
+    let text: string | null = null;
+    let at = 0;
     if (row) {
       const entry = toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos), listSharer(others));
-      let at = others.findIndex((e) => comesBefore(entry, e));
+      at = others.findIndex((e) => comesBefore(entry, e));
       if (at === -1) at = others.length;
       others.splice(at, 0, entry);
-      texts.splice(at, 0, searchableText(entry));
+      text = searchableText(entry);
+      entryBytes += entryBytesOf(entry);
+      wide ||= charBytes(text) === 2;
     }
-    this.store(userId, journalOf(revision, others, texts));
+    this.store(userId, journalOf(revision, others, spliceTextIndex(before.index, removed, at, text), wide, entryBytes));
   }
 
   forget(userId: string): void {
@@ -203,7 +209,8 @@ export class JournalCache {
     }
     const share = listSharer();
     const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [], share));
-    const journal = journalOf(revision, entries, entries.map(searchableText));
+    const index = buildTextIndex(entries.map(searchableText));
+    const journal = journalOf(revision, entries, index, charBytes(index.text) === 2, entries.reduce((n, entry) => n + entryBytesOf(entry), 0));
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);
     return journal;

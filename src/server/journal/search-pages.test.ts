@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryFilterSchema } from '../../shared/journal';
 import type { CachedEntry } from './cache';
-import { pageOfEntries, searchableText, searchTerms } from './search';
+import { buildTextIndex, indexedText, pageOfEntries, searchableText, searchTerms, spliceTextIndex } from './search';
 
 // Few words, so terms are common, rare and absent in turn, and phrases sometimes span two words.
 const WORDS = ['river', 'walk', 'walked', 'café', 'Cafe', 'dog', 'rain', 'work', 'sun', 'x'];
@@ -84,6 +84,33 @@ describe('pages of a search', () => {
         },
       ),
       { seed: 20261123, numRuns: 400 },
+    );
+  });
+});
+
+describe('the search index after one entry changes', () => {
+  it('is the index of the changed list, whichever entry was taken out and wherever the new text went', () => {
+    const textArb = fc.string({ maxLength: 12 }).map((text) => text.replaceAll('\u0000', ' '));
+    fc.assert(
+      fc.property(
+        fc.array(textArb, { maxLength: 8 }),
+        fc.nat(),
+        fc.nat(),
+        fc.option(textArb, { nil: null }),
+        fc.boolean(),
+        (texts, removeSeed, atSeed, text, remove) => {
+          const removed = remove && texts.length > 0 ? removeSeed % texts.length : -1;
+          const rest = texts.filter((_, i) => i !== removed);
+          const at = atSeed % (rest.length + 1);
+          const expected = text === null ? rest : [...rest.slice(0, at), text, ...rest.slice(at)];
+          const spliced = spliceTextIndex(buildTextIndex(texts), removed, at, text);
+          const built = buildTextIndex(expected);
+          expect(spliced.text).toBe(built.text);
+          expect([...spliced.starts]).toEqual([...built.starts]);
+          expect(expected.map((_, i) => indexedText(spliced, i))).toEqual(expected);
+        },
+      ),
+      { seed: 20261123, numRuns: 1000 },
     );
   });
 });

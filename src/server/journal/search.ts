@@ -56,6 +56,50 @@ export function buildTextIndex(texts: readonly string[]): TextIndex {
   return { text: texts.join('\u0000'), starts };
 }
 
+/**
+ * The index after one entry changed: entry `removed` of the old list taken out (-1: none), and `text`
+ * put in at `at` in the list without it (null: nothing put in). The text around the change is kept
+ * as slices of the old joined text, not copied entry by entry, so a change costs about as much as
+ * the changed entry, not the whole journal; the pieces become one flat string on the next search.
+ */
+export function spliceTextIndex(index: TextIndex, removed: number, at: number, text: string | null): TextIndex {
+  const n = index.starts.length;
+  const end = (k: number) => (k + 1 < n ? index.starts[k + 1]! - 1 : index.text.length);
+  // Old entries [from, to) as one piece of joined text.
+  const span = (from: number, to: number) => ({ text: index.text.slice(index.starts[from], end(to - 1)), from, to });
+  // Where the new text goes, counted in the old list.
+  const insertAt = removed === -1 || at < removed ? at : at + 1;
+  const kept = removed === -1 ? [[0, n]] : [[0, removed], [removed + 1, n]];
+  const pieces: { text: string; from: number; to: number }[] = [];
+  for (const [from, to] of kept as [number, number][]) {
+    if (text !== null && insertAt >= from && insertAt <= to) {
+      if (insertAt > from) pieces.push(span(from, insertAt));
+      pieces.push({ text, from: -1, to: -1 });
+      if (to > insertAt) pieces.push(span(insertAt, to));
+      text = null;
+    } else if (to > from) {
+      pieces.push(span(from, to));
+    }
+  }
+  if (text !== null) pieces.push({ text, from: -1, to: -1 });
+
+  const count = pieces.reduce((sum, piece) => sum + (piece.from === -1 ? 1 : piece.to - piece.from), 0);
+  const starts = new Int32Array(count);
+  let i = 0;
+  let offset = 0;
+  for (const piece of pieces) {
+    if (piece.from === -1) {
+      starts[i++] = offset;
+      offset += piece.text.length + 1;
+      continue;
+    }
+    const shift = offset - index.starts[piece.from]!;
+    for (let k = piece.from; k < piece.to; k++) starts[i++] = index.starts[k]! + shift;
+    offset += piece.text.length + 1;
+  }
+  return { text: pieces.map((piece) => piece.text).join('\u0000'), starts };
+}
+
 /** Entry i's searchable text, read back out of an index. */
 export function indexedText(index: TextIndex, i: number): string {
   const end = i + 1 < index.starts.length ? index.starts[i + 1]! - 1 : index.text.length;
