@@ -4,7 +4,7 @@
 // The app and the baseline each run in their own process; autocannon drives them from this one.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,10 @@ async function loadApp(env) {
 }
 
 if (role === 'baseline') {
-  const body = JSON.stringify({ entries: [], nextCursor: null });
+  // The fixed body, or (second baseline) the app's own first page read from a file: the same bytes to
+  // send, so the two rows show how much of the gap is only the size of the answer.
+  const { BODY_FILE } = JSON.parse(process.argv[3] ?? '{}');
+  const body = BODY_FILE ? readFileSync(BODY_FILE) : JSON.stringify({ entries: [], nextCursor: null });
   const port = await listening(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)));
   process.send({ port });
 } else if (role === 'app') {
@@ -112,9 +115,15 @@ async function main() {
     servers.push(await child('baseline'), await child('app', env));
     const [baseline, api] = servers;
     const auth = { authorization: `Bearer ${token}` };
-    await fetch(`${api.url}/api/entries`, { headers: auth }); // first request loads the journal into memory
+    // The first request loads the journal into memory.
+    const firstPage = await (await fetch(`${api.url}/api/entries`, { headers: auth })).text();
+    const bodyFile = join(dataDir, 'first-page.json');
+    writeFileSync(bodyFile, firstPage);
+    const samePage = await child('baseline', { BODY_FILE: bodyFile });
+    servers.push(samePage);
     const rows = [
       ['bare node:http, fixed JSON', await measure(baseline.url)],
+      [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, await measure(samePage.url)],
       ['GET /api/entries (first page)', await measure(`${api.url}/api/entries`, auth)],
       [`GET /api/entries?q=${rareWord} (scans all)`, await measure(`${api.url}/api/entries?q=${rareWord}`, auth)],
       ['GET /api/entries?q=walk&tags=work&from=…', await measure(`${api.url}/api/entries?q=walk&tags=work&from=2020-01-01&source=web`, auth)],
