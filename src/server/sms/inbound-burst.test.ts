@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commitTogether } from '../db/group-commit';
 import { buildUser } from '../test/factories';
 import { inboundProcessingSettled, processInBackground, recordInboundText } from './inbound';
 import { EMPTY_TWIML } from './routes';
-import { buildSmsTestApp, JOURNAL_NUMBER, journalOf, newMessageSid, postTwilioWebhook, startFakeTwilio, TWILIO_SID, type FakeTwilio, type SmsTestApp } from './test-support';
+import { JOURNAL_NUMBER, journalOf, newMessageSid, postTwilioWebhook, TWILIO_SID, type SmsTestApp, withTwilioApp } from './test-support';
 
 // Many texts at once: the webhook records each durably (texts arriving together are committed
 // together), answers, and the texts are processed afterwards, a few at a time, while the server
 // keeps answering.
 describe('a burst of inbound texts', () => {
-  let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ t } = app));
 
   const processedCount = async (sids: string[]) =>
     Number(
