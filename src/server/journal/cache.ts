@@ -16,7 +16,7 @@ interface CachedJournal {
   revision: number;
   /** Newest first (created_at desc, id desc); replaced, never mutated, so readers hold a snapshot. */
   entries: readonly CachedEntry[];
-  /** The entries' searchable text, joined (see search.ts): the only copy of it kept. */
+  /** The entries' searchable text, joined in chunks (see search.ts): the only copy of it kept. */
   index: TextIndex;
   /** Whether some indexed text needs two bytes a character: V8 then keeps the whole joined text so. */
   wide: boolean;
@@ -96,7 +96,7 @@ function toCached(entry: OpenedEntry, photos: JournalPhotoRow[], share: (list: s
 
 function journalOf(revision: number, entries: readonly CachedEntry[], index: TextIndex, wide: boolean, entryBytes: number): CachedJournal {
   rememberTextIndex(entries, index);
-  const bytes = entryBytes + index.text.length * (wide ? 2 : 1) + index.starts.byteLength;
+  const bytes = entryBytes + index.chars * (wide ? 2 : 1) + index.count * Int32Array.BYTES_PER_ELEMENT;
   return { revision, entries, index, wide, entryBytes, bytes };
 }
 
@@ -210,7 +210,8 @@ export class JournalCache {
     const share = listSharer();
     const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [], share));
     const index = buildTextIndex(entries.map(searchableText));
-    const journal = journalOf(revision, entries, index, charBytes(index.text) === 2, entries.reduce((n, entry) => n + entryBytesOf(entry), 0));
+    const wide = index.chunks.some((chunk) => charBytes(chunk.text) === 2);
+    const journal = journalOf(revision, entries, index, wide, entries.reduce((n, entry) => n + entryBytesOf(entry), 0));
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);
     return journal;

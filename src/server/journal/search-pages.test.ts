@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryFilterSchema } from '../../shared/journal';
 import type { CachedEntry } from './cache';
-import { buildTextIndex, indexedText, pageOfEntries, searchableText, searchTerms, spliceTextIndex } from './search';
+import { buildTextIndex, indexedText, pageOfEntries, rememberTextIndex, searchableText, searchTerms, spliceTextIndex, termMatcher } from './search';
 
 // Few words, so terms are common, rare and absent in turn, and phrases sometimes span two words.
 const WORDS = ['river', 'walk', 'walked', 'café', 'Cafe', 'dog', 'rain', 'work', 'sun', 'x'];
@@ -49,7 +49,8 @@ describe('pages of a search', () => {
   it('walking every page finds exactly the entries that hold every term and pass every filter, in order', () => {
     fc.assert(
       fc.property(
-        fc.array(entryArb, { maxLength: 60 }),
+        // Up to 300 entries: past one chunk of the search index (128 entries).
+        fc.array(entryArb, { maxLength: 300, size: 'max' }),
         fc.array(fc.constantFrom(...WORDS, '"walked dog"', 'cafe', 'RIVER', 'nowhere'), { maxLength: 3 }),
         fc.record({ tag: fc.option(fc.constantFrom(...TAGS), { nil: undefined }), source: fc.constantFrom('all', 'web', 'sms'), from: fc.option(fc.integer({ min: 1, max: 28 }), { nil: undefined }), hasPhotos: fc.boolean() }),
         fc.integer({ min: 1, max: 7 }),
@@ -89,28 +90,50 @@ describe('pages of a search', () => {
 });
 
 describe('the search index after one entry changes', () => {
-  it('is the index of the changed list, whichever entry was taken out and wherever the new text went', () => {
-    const textArb = fc.string({ maxLength: 12 }).map((text) => text.replaceAll('\u0000', ' '));
+  it('holds the changed list, and finds in it what the list holds, whichever entry went and wherever the new text went', () => {
+    // Few letters, so a term is often found; lists long enough to span chunks and split one.
+    const textArb = fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 6 });
     fc.assert(
       fc.property(
-        fc.array(textArb, { maxLength: 8 }),
+        fc.array(textArb, { maxLength: 400, size: 'max' }),
         fc.nat(),
         fc.nat(),
         fc.option(textArb, { nil: null }),
         fc.boolean(),
-        (texts, removeSeed, atSeed, text, remove) => {
+        fc.constantFrom('a', 'ab', 'c c', 'ba'),
+        (texts, removeSeed, atSeed, text, remove, term) => {
           const removed = remove && texts.length > 0 ? removeSeed % texts.length : -1;
           const rest = texts.filter((_, i) => i !== removed);
           const at = atSeed % (rest.length + 1);
           const expected = text === null ? rest : [...rest.slice(0, at), text, ...rest.slice(at)];
           const spliced = spliceTextIndex(buildTextIndex(texts), removed, at, text);
-          const built = buildTextIndex(expected);
-          expect(spliced.text).toBe(built.text);
-          expect([...spliced.starts]).toEqual([...built.starts]);
+          expect(spliced.count).toBe(expected.length);
+          expect(spliced.chars).toBe(buildTextIndex(expected).chars);
           expect(expected.map((_, i) => indexedText(spliced, i))).toEqual(expected);
+          // Searched through (the index stands for a list of entries of these texts).
+          const entries = expected.map(() => ({}) as CachedEntry);
+          rememberTextIndex(entries, spliced);
+          const contains = termMatcher(entries, [term])!;
+          expect(expected.map((_, i) => contains(i))).toEqual(expected.map((t) => t.includes(term)));
         },
       ),
-      { seed: 20261123, numRuns: 1000 },
+      { seed: 20261123, numRuns: 500 },
     );
+  });
+
+  it('stays whole over many changes in one place, splitting a chunk that has grown', () => {
+    let texts = Array.from({ length: 100 }, (_, i) => `old ${i}`);
+    let index = buildTextIndex(texts);
+    for (let n = 0; n < 600; n++) {
+      // Mostly a new text at the top (today's entry), sometimes the top one replaced or one deleted.
+      const removed = n % 7 === 0 ? 0 : n % 11 === 0 ? texts.length >> 1 : -1;
+      const text = n % 11 === 0 ? null : `new ${n}`;
+      index = spliceTextIndex(index, removed, 0, text);
+      texts = texts.filter((_, i) => i !== removed);
+      if (text !== null) texts.unshift(text);
+    }
+    expect(texts.map((_, i) => indexedText(index, i))).toEqual(texts);
+    expect(index.chunks.length).toBeGreaterThan(3);
+    expect(index.chunks.every((chunk) => chunk.starts.length > 0 && chunk.starts.length < 256)).toBe(true);
   });
 });
