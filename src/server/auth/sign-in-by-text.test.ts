@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { sendDueMessages } from '../sms/outbound';
-import { buildSmsTestApp, PUBLIC_URL, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { PUBLIC_URL, textJournal, type FakeTwilio, type SmsTestApp, withTwilioApp } from '../sms/test-support';
 import { apiClient, buildUser, uniqueIp, uniquePhone } from '../test/factories';
 import { AUTH_LIMITS } from './limits';
 
@@ -11,14 +11,7 @@ const national = (e164: string) => `(${e164.slice(2, 5)}) ${e164.slice(5, 8)}-${
 describe('sign in by text: POST /api/auth/link', () => {
   let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ twilio, t } = app));
   beforeEach(() => t.clock.set(NOW));
 
   const askForLink = (phoneNumber: unknown, ip = uniqueIp()) => apiClient(t, ip).post('/api/auth/link', { phoneNumber });

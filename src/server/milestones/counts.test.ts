@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countWords } from '../../shared/journal';
 import { newId } from '../ids';
 import { addDays } from '../journal/dates';
@@ -6,7 +6,7 @@ import { sealEntryText } from '../journal/entry-cipher';
 import { loadOwner } from '../journal/owner';
 import { bumpRevision } from '../journal/repo';
 import { journalStats } from '../journal/stats';
-import { buildSmsTestApp, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { textJournal, type SmsTestApp, withTwilioApp } from '../sms/test-support';
 import { buildUser } from '../test/factories';
 import { milestoneCounts } from './repo';
 
@@ -15,16 +15,8 @@ const NOW = new Date('2026-03-02T04:00:00Z');
 const TODAY = '2026-03-01';
 
 describe('milestone counts from the date index', () => {
-  let twilio: FakeTwilio;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-  });
+  withTwilioApp((app) => ({ t } = app));
 
   /** Entries written straight to the database on these days (several on a day when repeated). */
   async function writeDays(userId: string, days: readonly string[]): Promise<void> {

@@ -5,7 +5,6 @@ import { processInboundMessage } from './process-inbound';
 interface QueuedText {
   id: string;
   log: FastifyBaseLogger;
-  settle: () => void;
 }
 
 /**
@@ -18,26 +17,28 @@ interface QueuedText {
  * most one text. On PostgreSQL statements wait on the network, so a few run side by side.
  * Texts are already recorded durably: one not processed when the app stops is left for the sweep.
  */
-export class InboundQueue {
+class InboundQueue {
   private readonly waiting: QueuedText[] = [];
   private running = 0;
   private scheduled = false;
+  /** Callers of idle() waiting for the queue to empty. */
+  private readonly waitingForIdle: (() => void)[] = [];
 
   constructor(
     private readonly ctx: AppContext,
     private readonly lanes: number,
   ) {}
 
-  /** Queues a recorded text; resolves once it has been processed (or has failed and been logged). */
-  add(id: string, log: FastifyBaseLogger): Promise<void> {
-    return new Promise((settle) => {
-      this.waiting.push({ id, log, settle });
-      this.schedule();
-    });
+  /** Queues a recorded text; it is processed (or fails and is logged) in its turn. */
+  add(id: string, log: FastifyBaseLogger): void {
+    this.waiting.push({ id, log });
+    this.schedule();
   }
 
-  get length(): number {
-    return this.waiting.length + this.running;
+  /** Resolves once every text queued so far, and any queued meanwhile, has been processed. */
+  idle(): Promise<void> {
+    if (this.waiting.length === 0 && this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waitingForIdle.push(resolve));
   }
 
   private schedule(): void {
@@ -58,8 +59,8 @@ export class InboundQueue {
       text.log.error({ smsId: text.id, err: err instanceof Error ? err.message : String(err) }, 'inbound processing crashed');
     } finally {
       this.running -= 1;
-      text.settle();
       this.schedule();
+      if (this.waiting.length === 0 && this.running === 0) for (const resolve of this.waitingForIdle.splice(0)) resolve();
     }
   }
 }

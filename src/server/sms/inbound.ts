@@ -44,23 +44,14 @@ export async function recordInboundText(ctx: AppContext, text: InboundText): Pro
   return { id, duplicate: false };
 }
 
-// Background work per app, so closing an app (or a test) can wait for it.
-const inFlight = new WeakMap<AppContext, Set<Promise<unknown>>>();
-
 /** Processes a recorded text after the webhook has been answered (inbound-queue.ts). Failures are left for the sweep. */
 export function processInBackground(ctx: AppContext, id: string, log: FastifyBaseLogger): void {
-  const running = inFlight.get(ctx) ?? new Set();
-  inFlight.set(ctx, running);
-  const work = inboundQueueOf(ctx)
-    .add(id, log)
-    .finally(() => running.delete(work));
-  running.add(work);
+  inboundQueueOf(ctx).add(id, log);
 }
 
-/** Resolves when every text handed to processInBackground so far is done. */
-export async function inboundProcessingSettled(ctx: AppContext): Promise<void> {
-  const running = inFlight.get(ctx);
-  while (running && running.size) await Promise.allSettled([...running]);
+/** Resolves when every text handed to processInBackground so far is done (closing an app, tests). */
+export function inboundProcessingSettled(ctx: AppContext): Promise<void> {
+  return inboundQueueOf(ctx).idle();
 }
 
 /**
