@@ -19,6 +19,12 @@ describe('POST /api/auth/signup', () => {
 
   const db = () => t.app.ctx.db;
   const userByEmail = (email: string) => db().selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  /** Signs up and fails with the answer itself when it is not a 200, so a refusal says why. */
+  const signUpOk = async (body: Record<string, unknown>) => {
+    const res = await apiClient(t).post('/api/auth/signup', body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res;
+  };
 
   it('creates an account and answers with a verification token and the journal as the next stop', async () => {
     const tag = randomBytes(4).toString('hex');
@@ -35,7 +41,7 @@ describe('POST /api/auth/signup', () => {
 
   it('starts the profile unverified with the consent time, a key salt and the chosen timezone', async () => {
     const body = signUpBody({ timezone: 'America/Chicago' });
-    await apiClient(t).post('/api/auth/signup', body);
+    await signUpOk(body);
     const user = await userByEmail(body.email);
     const profile = await db().selectFrom('profiles').selectAll().where('id', '=', user!.id).executeTakeFirstOrThrow();
     expect(profile).toMatchObject({
@@ -51,7 +57,7 @@ describe('POST /api/auth/signup', () => {
 
   it('starts a 10-day trial', async () => {
     const body = signUpBody();
-    await apiClient(t).post('/api/auth/signup', body);
+    await signUpOk(body);
     const user = await userByEmail(body.email);
     const subscriber = await db().selectFrom('subscribers').selectAll().where('user_id', '=', user!.id).executeTakeFirstOrThrow();
     expect(subscriber).toMatchObject({ email: body.email, is_trial: 1, subscribed: 0 });
@@ -70,7 +76,7 @@ describe('POST /api/auth/signup', () => {
 
   it('queues the verification text to the phone, encrypted at rest', async () => {
     const body = signUpBody({ phoneNumber: `(${uniquePhone().slice(2, 5)}) 555-0142` });
-    await apiClient(t).post('/api/auth/signup', body);
+    await signUpOk(body);
     const user = await userByEmail(body.email);
     const texts = await db().selectFrom('sms_messages').selectAll().where('user_id', '=', user!.id).execute();
     expect(texts).toHaveLength(1);
@@ -86,7 +92,7 @@ describe('POST /api/auth/signup', () => {
 
   it('sets reminders to Eastern time when the timezone is not one of the offered US zones', async () => {
     const body = signUpBody({ timezone: 'Europe/Paris' });
-    await apiClient(t).post('/api/auth/signup', body);
+    await signUpOk(body);
     const user = await userByEmail(body.email);
     const profile = await db().selectFrom('profiles').selectAll().where('id', '=', user!.id).executeTakeFirstOrThrow();
     expect(profile.timezone).toBe('Europe/Paris');
