@@ -1,5 +1,4 @@
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { accountDeletionRoutes } from './account-deletion/routes';
@@ -39,6 +38,7 @@ import { createSmsSimulator } from './providers/sms/simulator';
 import { createTwilioSms } from './providers/sms/twilio';
 import { createPhotoStorage } from './providers/storage/index';
 import { profileRoutes } from './profile/routes';
+import { registerSecurityHeaders } from './security/headers';
 import { smsWebhookRoutes } from './sms/routes';
 import { webRoutes } from './web';
 
@@ -119,24 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', () => bus.close());
   }
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // sonner and Radix set inline styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app);
   await app.register(formbody);
   await registerCompression(app);
   registerErrorHandler(app);

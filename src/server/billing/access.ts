@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { preparedQuery } from '../db/prepared';
 import type { Subscriber } from '../db/tables';
 import { lazySync } from './sync';
 
@@ -14,8 +15,10 @@ export interface AccessStatus {
   hasAccess: boolean;
 }
 
-const readRow = (ctx: AppContext, userId: string) =>
-  ctx.db.selectFrom('subscribers').selectAll().where('user_id', '=', userId).executeTakeFirst();
+// Asked on every journal request (db/prepared.ts).
+const subscriberOf = preparedQuery<{ userId: string }, Subscriber>((db, param) => db.selectFrom('subscribers').selectAll().where('user_id', '=', param('userId')));
+
+const readRow = async (ctx: AppContext, userId: string): Promise<Subscriber | undefined> => (await subscriberOf(ctx.db, { userId }))[0];
 
 function statusOf(row: Subscriber | undefined, now: string): AccessStatus {
   const subscribed = !!row && row.subscribed === 1 && (row.subscription_end === null || row.subscription_end > now);

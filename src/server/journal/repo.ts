@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database';
+import { preparedQuery } from '../db/prepared';
 import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow, JournalSmsAppliedTable } from '../db/tables';
 
 // SQL for journal entries. Every query is scoped by the owner's user id.
@@ -90,8 +91,13 @@ export async function bumpRevision(db: Db, userId: string): Promise<number> {
   return Number(row.revision);
 }
 
+// Every read of the journal cache checks it (db/prepared.ts).
+const revisionOf = preparedQuery<{ userId: string }, { revision: number }>((db, param) =>
+  db.selectFrom('journal_revisions').select('revision').where('user_id', '=', param('userId')),
+);
+
 export async function currentRevision(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom('journal_revisions').select('revision').where('user_id', '=', userId).executeTakeFirst();
+  const [row] = await revisionOf(db, { userId });
   return Number(row?.revision ?? 0);
 }
 
