@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages';
+import type { Db } from '../db/database';
 import type { User } from '../db/tables';
 import { preparedQuery } from '../db/prepared';
 import { unauthorized } from '../errors';
-import { verifyAccessToken } from './access-token';
+import { type AccessClaims, verifyAccessToken } from './access-token';
 
 export interface RequestUser {
   id: string;
@@ -19,23 +20,26 @@ declare module 'fastify' {
   }
 }
 
-// The session must still be live: signing out (or a password change) revokes its refresh-token
-// family, and that ends the access tokens issued under it too. Nearly every request asks this.
+/**
+ * An unrevoked refresh token of the session's family, for `exists`: the session is still live.
+ * Signing out (or a password change) revokes the family, and that ends the access tokens issued
+ * under it too.
+ */
+export const liveRefreshToken = (db: Db, sessionFamily: string, userId: string) =>
+  db
+    .selectFrom('refresh_tokens')
+    .select('refresh_tokens.id')
+    .where('refresh_tokens.family_id', '=', sessionFamily)
+    .where('refresh_tokens.user_id', '=', userId)
+    .where('refresh_tokens.revoked_at', 'is', null);
+
+// Nearly every request asks this (db/prepared.ts).
 const liveSessionUser = preparedQuery<{ userId: string; family: string }, Pick<User, 'id' | 'email' | 'is_admin'>>((db, param) =>
   db
     .selectFrom('users')
     .select(['id', 'email', 'is_admin'])
     .where('id', '=', param('userId'))
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('refresh_tokens')
-          .select('refresh_tokens.id')
-          .where('refresh_tokens.family_id', '=', param('family'))
-          .where('refresh_tokens.user_id', '=', param('userId'))
-          .where('refresh_tokens.revoked_at', 'is', null),
-      ),
-    ),
+    .where((eb) => eb.exists(liveRefreshToken(db, param('family'), param('userId')))),
 );
 
 /**
@@ -43,15 +47,29 @@ const liveSessionUser = preparedQuery<{ userId: string; family: string }, Pick<U
  * Register it on a whole plugin (`app.addHook('preHandler', requireUser)`) so no route forgets it.
  */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  const header = request.headers.authorization ?? '';
-  const match = /^Bearer\s+(.+)$/i.exec(header);
+  const claims = await bearerClaims(request);
+  const [user] = await liveSessionUser(request.server.ctx.db, { userId: claims.userId, family: claims.sessionFamily });
+  signedIn(request, user, claims.sessionFamily);
+}
+
+/**
+ * The claims of the request's bearer token, verified (401 without one, or when it is not valid).
+ * The session behind them must still be checked: requireUser does, with the user's row.
+ */
+export async function bearerClaims(request: FastifyRequest): Promise<AccessClaims> {
+  const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
   if (!match) throw unauthorized(messages.auth.notSignedIn);
   const ctx = request.server.ctx;
   const claims = await verifyAccessToken(ctx.keys.accessToken, match[1]!, ctx.clock.now());
   if (!claims) throw unauthorized(messages.auth.sessionExpired);
-  const [user] = await liveSessionUser(ctx.db, { userId: claims.userId, family: claims.sessionFamily });
+  return claims;
+}
+
+/** Sets `request.user` from the user a live session belongs to (401 when there was none). */
+export function signedIn(request: FastifyRequest, user: Pick<User, 'id' | 'email' | 'is_admin'> | undefined, sessionFamily: string): RequestUser {
   if (!user) throw unauthorized(messages.auth.sessionExpired);
-  request.user = { id: user.id, email: user.email, isAdmin: user.is_admin === 1, sessionFamily: claims.sessionFamily };
+  request.user = { id: user.id, email: user.email, isAdmin: user.is_admin === 1, sessionFamily };
+  return request.user;
 }
 
 /** The signed-in user; only call behind requireUser. */

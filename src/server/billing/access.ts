@@ -20,7 +20,12 @@ const subscriberOf = preparedQuery<{ userId: string }, Subscriber>((db, param) =
 
 const readRow = async (ctx: AppContext, userId: string): Promise<Subscriber | undefined> => (await subscriberOf(ctx.db, { userId }))[0];
 
-function statusOf(row: Subscriber | undefined, now: string): AccessStatus {
+/** The columns access depends on: what a query that reads them beside others must select. */
+export const ACCESS_COLUMNS = ['user_id', 'is_trial', 'trial_end', 'subscribed', 'subscription_tier', 'subscription_end', 'cancelled_at', 'provider_customer_id'] as const;
+
+export type AccessRow = Pick<Subscriber, (typeof ACCESS_COLUMNS)[number]>;
+
+function statusOf(row: AccessRow | undefined, now: string): AccessStatus {
   const subscribed = !!row && row.subscribed === 1 && (row.subscription_end === null || row.subscription_end > now);
   const inTrial = !!row && row.is_trial === 1 && row.trial_end !== null && row.trial_end > now;
   return {
@@ -40,7 +45,11 @@ function statusOf(row: Subscriber | undefined, now: string): AccessStatus {
  * so a checkout whose webhook is late still opens the journal.
  */
 export async function getAccessStatus(ctx: AppContext, userId: string): Promise<AccessStatus> {
-  const row = await readRow(ctx, userId);
+  return accessStatusOf(ctx, userId, await readRow(ctx, userId));
+}
+
+/** getAccessStatus for a subscriber row already read (undefined: the user has none). */
+export async function accessStatusOf(ctx: AppContext, userId: string, row: AccessRow | undefined): Promise<AccessStatus> {
   const now = ctx.clock.now().toISOString();
   const status = statusOf(row, now);
   if (row && !status.subscribed && row.provider_customer_id && (await lazySync(ctx, row))) {

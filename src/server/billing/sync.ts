@@ -129,7 +129,7 @@ export function forgetLazySync(ctx: AppContext, userId: string): void {
  * user), so a paid checkout shows as access even when its webhook is late or lost.
  * Answers true when the row was rewritten. Provider failures are logged and ignored.
  */
-export async function lazySync(ctx: AppContext, row: Subscriber): Promise<boolean> {
+export async function lazySync(ctx: AppContext, row: Pick<Subscriber, 'user_id' | 'provider_customer_id'>): Promise<boolean> {
   if (!row.provider_customer_id) return false;
   const times = lazyTimes(ctx);
   const nowMs = ctx.clock.now().getTime();

@@ -134,9 +134,12 @@ export class JournalCache {
     return this.context();
   }
 
-  /** The user's whole journal, newest first, decrypted and current. */
-  async entries(userId: string): Promise<readonly CachedEntry[]> {
-    const revision = await currentRevision(this.ctx.db, userId);
+  /**
+   * The user's whole journal, newest first, decrypted and current: as of `knownRevision` when the
+   * caller has just read the journal's revision itself, else as of a revision read now.
+   */
+  async entries(userId: string, knownRevision?: number): Promise<readonly CachedEntry[]> {
+    const revision = knownRevision ?? (await currentRevision(this.ctx.db, userId));
     if (revision === 0) {
       // Every write bumps the revision in its transaction: no revision row, no entries (ever, or
       // any longer: the account was deleted).

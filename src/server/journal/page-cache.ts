@@ -16,10 +16,11 @@ const pages = new WeakMap<readonly CachedEntry[], Map<string, string>>();
  * GET /api/entries as JSON text: one page, presented with its signed photo links. The same page
  * asked again for the same snapshot and while links issued now are the same (a five-minute grid)
  * is the same text, so it is kept: presenting, signing photo links and serialising were a fifth of
- * the request's CPU time, for the page the app asks for every time it opens.
+ * the request's CPU time, for the page the app asks for every time it opens. `revision`: the
+ * journal's, when the request already read it (journal/gate.ts).
  */
-export async function entriesPageJson(ctx: AppContext, userId: string, filter: EntryFilter): Promise<string> {
-  const entries = await ctx.journalCache.entries(userId);
+export async function entriesPageJson(ctx: AppContext, userId: string, filter: EntryFilter, revision?: number): Promise<string> {
+  const entries = await ctx.journalCache.entries(userId, revision);
   const key = `${mediaLinkExpiry(ctx)}\n${JSON.stringify(filter)}`;
   let kept = pages.get(entries);
   const known = kept?.get(key);

@@ -1,19 +1,17 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../auth/authenticate';
 import { eventRoutes } from '../events/routes';
 import { exportRoutes } from '../export/routes';
 import { mediaRoutes } from '../photos/media-routes';
 import { photoRoutes } from '../photos/routes';
-import { requireAccess } from './require-access';
+import { requireJournalAccess } from './gate';
 import { entryRoutes, statsRoutes } from './routes';
 
 /** Everything the journal serves: entries, photos, statistics, export, media links and events. */
 export async function journalPlugins(app: FastifyInstance): Promise<void> {
   // The journal itself needs sign-in and a running trial or subscription.
   await app.register(async (journal) => {
-    journal.addHook('onRequest', requireUser);
-    journal.addHook('onRequest', requireAccess);
+    journal.addHook('onRequest', requireJournalAccess);
     await journal.register(multipart);
     await journal.register(entryRoutes, { prefix: '/api/entries' });
     await journal.register(photoRoutes, { prefix: '/api/entries' });

@@ -17,7 +17,7 @@ export async function entryRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/', async (request, reply) => {
     const filter = parseInput(entryFilterSchema, request.query);
-    return reply.type('application/json; charset=utf-8').send(await entriesPageJson(ctx, currentUser(request).id, filter));
+    return reply.type('application/json; charset=utf-8').send(await entriesPageJson(ctx, currentUser(request).id, filter, request.journalRevision));
   });
 
   app.post('/', async (request, reply) => {
