@@ -16,11 +16,13 @@ describe('GET /api/entries pages kept between requests', () => {
   it('answers the same page as JSON, and never a page older than the journal', async () => {
     t.clock.set(NOW);
     const user = await journalUser(t);
-    const first = await createEntry(t, user, { content: 'First words' });
+    const first = await createEntry(t, user, { content: 'First words: café ☕, 日記, 😀' });
     const a = await page(user.headers);
     const b = await page(user.headers);
     expect(a.statusCode).toBe(200);
     expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(a.headers['content-length'])).toBe(a.rawPayload.length);
+    expect(a.json().entries[0].content).toBe('First words: café ☕, 日記, 😀');
     expect(b.body).toBe(a.body);
 
     const edited = await t.app.inject({ method: 'PATCH', url: `/api/entries/${first.id}`, headers: user.headers, payload: { content: 'Edited words' } });
