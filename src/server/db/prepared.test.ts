@@ -45,4 +45,22 @@ describe('a prepared query', () => {
       });
     expect(inTransaction).toEqual([{ email: `moved-${user.email}` }]);
   });
+
+  it('never reads what another request’s open transaction has not committed', async () => {
+    const user = await buildUser(t);
+    const moved = `moved-${user.email}`;
+    let outside: Promise<{ email: string }[]> | undefined;
+    const rolledBack = db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('users').set({ email: moved }).where('id', '=', user.id).execute();
+        // Another request reads meanwhile (on SQLite the same connection, mid-transaction).
+        outside = usersNamed(db(), { first: moved, second: moved });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('rolled back');
+      });
+    await expect(rolledBack).rejects.toThrow('rolled back');
+    expect(await outside).toEqual([]);
+    expect(await usersNamed(db(), { first: user.email, second: user.email })).toEqual([{ email: user.email }]);
+  });
 });
