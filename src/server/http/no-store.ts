@@ -5,10 +5,10 @@ import type { FastifyInstance } from 'fastify';
  * shared cache may keep it. Answers that already forbid storing keep their own header.
  */
 export function registerNoStoreForApi(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/api/')) return payload;
-    const current = reply.getHeader('cache-control');
-    if (!String(current ?? '').includes('no-store')) reply.header('cache-control', 'private, no-store');
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.url.startsWith('/api/') && !String(reply.getHeader('cache-control') ?? '').includes('no-store')) {
+      reply.header('cache-control', 'private, no-store');
+    }
+    done(null, payload);
   });
 }

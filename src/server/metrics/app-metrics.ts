@@ -134,11 +134,21 @@ export function createAppMetrics(context: () => AppContext): AppMetrics {
     },
   });
 
+  // Each request's series looked up once per route, method and status (a few hundred at most:
+  // routes are patterns), not by hashing its labels on every request.
+  const httpSeries = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
+
   return {
     registry: () => Registry.merge([processMetrics(), registry]),
     httpRequest(route, method, status, seconds) {
-      httpRequests.inc({ route, method, status: String(status) });
-      httpDuration.observe({ route, method }, seconds);
+      const key = `${status} ${method} ${route}`;
+      let series = httpSeries.get(key);
+      if (!series) {
+        series = { count: httpRequests.labels(route, method, String(status)), duration: httpDuration.labels(route, method) };
+        httpSeries.set(key, series);
+      }
+      series.count.inc();
+      series.duration.observe(seconds);
     },
     inboundText: (outcome) => inboundTexts.inc({ outcome }),
     outboundText: (status) => outboundTexts.inc({ status }),

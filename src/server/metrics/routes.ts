@@ -21,9 +21,10 @@ export function hasMetricsToken(request: FastifyRequest, expected: string | unde
  */
 export function registerMetrics(app: FastifyInstance): void {
   const metrics = app.ctx.metrics;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     metrics.httpRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', async (request, reply) => {
