@@ -16,6 +16,8 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 // Each scenario first runs this long unmeasured, so JIT and caches are warm for every one alike.
 const WARMUP_S = Math.min(2, DURATION_S);
 const CONNECTIONS = 10;
+// /proc counts CPU time in ticks of 1/100 s on Linux.
+const CLOCK_TICKS = 100;
 const role = process.argv[2];
 
 function listening(server) {
@@ -52,23 +54,41 @@ function child(name, env = {}) {
   const execArgv = process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const proc = fork(import.meta.filename, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   return new Promise((resolve, reject) => {
-    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGINT') }));
+    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.kill('SIGINT') }));
     proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
   });
 }
 
-async function measure(url, headers = {}) {
+// The server process's CPU time so far (user and system, ms), from /proc on Linux; null elsewhere.
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Throughput and latency against `server`, and the server's CPU time per answer: on a machine
+ * shared with other work, req/s moves with the neighbours, CPU per answer much less.
+ */
+async function measure(server, path = '', headers = {}) {
+  const url = `${server.url}${path}`;
   const { default: autocannon } = await import('autocannon');
   await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_S });
   // autocannon's own percentiles are whole milliseconds; each response's time is finer.
   const times = [];
+  const cpuBefore = cpuMs(server.pid);
   const run = autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
   run.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
   const result = await run;
+  const cpuAfter = cpuMs(server.pid);
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   times.sort((a, b) => a - b);
   const percentile = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average };
+  const cpuUs = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, cpuUs };
 }
 
 async function timeIt(times, fn) {
@@ -125,23 +145,27 @@ async function main() {
     const samePage = await child('baseline', { BODY_FILE: bodyFile });
     servers.push(samePage);
     const rows = [
-      ['bare node:http, fixed JSON', await measure(baseline.url)],
-      [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, await measure(samePage.url)],
-      ['GET /api/entries (first page)', await measure(`${api.url}/api/entries`, auth)],
-      [`GET /api/entries?q=${rareWord} (scans all)`, await measure(`${api.url}/api/entries?q=${rareWord}`, auth)],
-      ['GET /api/entries?q=walk&tags=work&from=…', await measure(`${api.url}/api/entries?q=walk&tags=work&from=2020-01-01&source=web`, auth)],
+      ['bare node:http, fixed JSON', await measure(baseline)],
+      [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, await measure(samePage)],
+      ['GET /api/entries (first page)', await measure(api, '/api/entries', auth)],
+      [`GET /api/entries?q=${rareWord} (scans all)`, await measure(api, `/api/entries?q=${rareWord}`, auth)],
+      ['GET /api/entries?q=walk&tags=work&from=…', await measure(api, '/api/entries?q=walk&tags=work&from=2020-01-01&source=web', auth)],
     ];
 
     const base = rows[0][1];
     console.log(`\n${ENTRIES} entries · ${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up)\n`);
     console.log(
       `${'scenario'.padEnd(44)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}` +
-        `${'p50 ×bare'.padStart(11)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}`,
+        `${'p50 ×bare'.padStart(11)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}${'CPU µs/req'.padStart(12)}${'bare ÷CPU'.padStart(11)}`,
     );
+    const perRequest = (r) => (r.cpuUs === null ? 'n/a' : r.cpuUs.toFixed(1));
+    // The share of bare's throughput the scenario would reach if the server's CPU were all that limited it.
+    const cpuShare = (r) => (r.cpuUs === null || base.cpuUs === null ? 'n/a' : (base.cpuUs / r.cpuUs).toFixed(3));
     for (const [name, r] of rows) {
       console.log(
         `${name.padEnd(44)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}` +
-          `${(r.p50 / base.p50).toFixed(1).padStart(11)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}`,
+          `${(r.p50 / base.p50).toFixed(1).padStart(11)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}` +
+          `${perRequest(r).padStart(12)}${cpuShare(r).padStart(11)}`,
       );
     }
     console.log('\nSearch over the in-memory journal (in process):');
