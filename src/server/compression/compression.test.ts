@@ -115,6 +115,41 @@ describe('API answers', () => {
     expect(small.json()).toEqual({ ok: true });
   });
 
+  it('keeps the journal page compressed for each encoding, and never a page older than the journal', async () => {
+    const user = await journalUser(t);
+    const list = (encoding?: string) =>
+      t.app.inject({ method: 'GET', url: '/api/entries', headers: { ...user.headers, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+    const empty = await list('br');
+    expect(empty.headers['content-encoding']).toBeUndefined();
+    expect(empty.json()).toEqual({ entries: [], nextCursor: null });
+
+    for (let i = 0; i < 4; i += 1) {
+      await createEntry(t, user, { content: `Evening ${i}: ${'the lake was still and the light went slowly. '.repeat(20)}`, entry_date: `2026-10-1${i}` });
+    }
+    const plain = await list();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [encoding, decode] of [
+      ['gzip', gunzipSync],
+      ['br', brotliDecompressSync],
+    ] as const) {
+      const [once, again] = [await list(encoding), await list(encoding)];
+      for (const answer of [once, again]) {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.headers['content-encoding']).toBe(encoding);
+        expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(answer.headers['cache-control']).toBe('private, no-store');
+        expect(answer.headers.vary).toMatch(/accept-encoding/i);
+        expect(Number(answer.headers['content-length'])).toBe(answer.rawPayload.length);
+        expect(decode(answer.rawPayload).toString()).toBe(plain.body);
+      }
+    }
+
+    await createEntry(t, user, { content: `A new morning: ${'coffee on the step. '.repeat(40)}`, entry_date: '2026-10-20' });
+    const changed = JSON.parse(brotliDecompressSync((await list('br')).rawPayload).toString());
+    expect(changed.entries).toHaveLength(5);
+    expect(changed.entries.filter((e: { content: string }) => e.content.startsWith('A new morning'))).toHaveLength(1);
+  });
+
   it('never compresses or buffers the event stream', async () => {
     const user = await journalUser(t);
     await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createEntrySchema, entryFilterSchema, updateEntrySchema } from '../../shared/journal';
 import { currentUser } from '../auth/authenticate';
+import { preferredEncoding, varyOnEncoding } from '../compression/index';
 import { parseInput } from '../http/validate';
 import { readMultipartForm } from '../photos/uploads';
 import { presentEntry } from './present';
-import { entriesPageJson } from './page-cache';
+import { encodedPage, entriesPage } from './page-cache';
 import { createEntry, deleteEntry, updateEntry } from './service';
 import { journalStats } from './stats';
 
@@ -17,7 +18,14 @@ export async function entryRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/', async (request, reply) => {
     const filter = parseInput(entryFilterSchema, request.query);
-    return reply.type('application/json; charset=utf-8').send(await entriesPageJson(ctx, currentUser(request).id, filter, request.journalRevision));
+    const page = await entriesPage(ctx, currentUser(request).id, filter, request.journalRevision);
+    reply.type('application/json; charset=utf-8');
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    const encoded = encoding && encodedPage(page, encoding);
+    if (!encoded) return reply.send(page.json);
+    // Already compressed: the compression hook passes an answer with a Content-Encoding through.
+    varyOnEncoding(reply);
+    return reply.header('content-encoding', encoding).send(await encoded);
   });
 
   app.post('/', async (request, reply) => {
