@@ -148,7 +148,7 @@ async function main() {
       ['bare node:http, fixed JSON', await measure(baseline)],
       [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, await measure(samePage)],
       ['GET /api/entries (first page)', await measure(api, '/api/entries', auth)],
-      ['GET /api/entries (first page, as browsers ask: br)', await measure(api, '/api/entries', { ...auth, 'accept-encoding': 'gzip, deflate, br' })],
+      ['GET /api/entries (first page, br as browsers ask)', await measure(api, '/api/entries', { ...auth, 'accept-encoding': 'gzip, deflate, br' })],
       [`GET /api/entries?q=${rareWord} (scans all)`, await measure(api, `/api/entries?q=${rareWord}`, auth)],
       ['GET /api/entries?q=walk&tags=work&from=…', await measure(api, '/api/entries?q=walk&tags=work&from=2020-01-01&source=web', auth)],
     ];
