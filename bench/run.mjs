@@ -154,9 +154,10 @@ async function main() {
     ];
 
     const base = rows[0][1];
+    const NAME_WIDTH = Math.max(...rows.map(([name]) => name.length)) + 2;
     console.log(`\n${ENTRIES} entries · ${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up)\n`);
     console.log(
-      `${'scenario'.padEnd(44)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}` +
+      `${'scenario'.padEnd(NAME_WIDTH)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}` +
         `${'p50 ×bare'.padStart(11)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}${'CPU µs/req'.padStart(12)}${'bare ÷CPU'.padStart(11)}`,
     );
     const perRequest = (r) => (r.cpuUs === null ? 'n/a' : r.cpuUs.toFixed(1));
@@ -164,7 +165,7 @@ async function main() {
     const cpuShare = (r) => (r.cpuUs === null || base.cpuUs === null ? 'n/a' : (base.cpuUs / r.cpuUs).toFixed(3));
     for (const [name, r] of rows) {
       console.log(
-        `${name.padEnd(44)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}` +
+        `${name.padEnd(NAME_WIDTH)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}` +
           `${(r.p50 / base.p50).toFixed(1).padStart(11)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}` +
           `${perRequest(r).padStart(12)}${cpuShare(r).padStart(11)}`,
       );
