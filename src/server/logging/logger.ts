@@ -57,5 +57,13 @@ export function createLogger(settings: LoggerSettings, destination?: Destination
       transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     });
   }
-  return pino(options);
+  // process.stdout, not pino's own writer of file descriptor 1: that one retries a failed write
+  // forever when it flushes at exit, so an instance whose log reader had gone (a closed pipe) hung
+  // on SIGTERM instead of stopping. Lines nobody can read any more are dropped.
+  if (!process.stdout.listeners('error').includes(dropWhenNobodyReads)) process.stdout.on('error', dropWhenNobodyReads);
+  return pino(options, process.stdout);
+}
+
+function dropWhenNobodyReads(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
 }
