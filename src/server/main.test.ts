@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, sleep } from './test/processes';
+import { freePort, serveOnSqlite, sleep } from './test/processes';
 
 
 
@@ -34,21 +34,7 @@ describe('jotline serve on SIGTERM', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'jotline-serve-'));
     port = await freePort();
-    server = spawn(process.execPath, [resolve('bin/jotline.mjs'), 'serve'], {
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'development',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DATABASE_URL: `sqlite:${join(dataDir, 'serve.db')}`,
-        MASTER_KEY: randomBytes(32).toString('base64'),
-        LOG_LEVEL: 'info',
-        LOG_PRETTY: 'false',
-        JOBS: 'on',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    server = serveOnSqlite(dataDir, port, { env: { JOBS: 'on' }, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout!.on('data', (chunk) => (output += chunk));
     server.stderr!.on('data', (chunk) => (output += chunk));
     for (let i = 0; i < 300 && (await probe(port, '/healthz')) !== 200; i++) await sleep(100);

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, until } from '../test/processes';
+import { freePort, serveOnSqlite, until } from '../test/processes';
 
 // Run by a supervisor that has since gone away, the server's log output is a pipe nobody reads.
 describe('jotline serve whose log reader has gone', () => {
@@ -13,20 +11,7 @@ describe('jotline serve whose log reader has gone', () => {
 
   it('still stops on SIGTERM, dropping the lines nobody can read', async () => {
     const port = await freePort();
-    const server = spawn(process.execPath, [resolve('bin/jotline.mjs'), 'serve'], {
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'development',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DATABASE_URL: `sqlite:${join(dataDir, 'serve.db')}`,
-        MASTER_KEY: randomBytes(32).toString('base64'),
-        LOG_LEVEL: 'info',
-        LOG_PRETTY: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const server = serveOnSqlite(dataDir, port, { stdio: ['ignore', 'pipe', 'ignore'] });
     const exited = new Promise<number | null>((done) => server.once('exit', (code) => done(code)));
     try {
       let output = '';

@@ -1,4 +1,7 @@
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
 
 // For tests that run the real server as a process of its own (crash, shutdown, several instances).
 
@@ -20,4 +23,23 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+/** `jotline serve` on its own SQLite database in `dataDir`, logging JSON lines at info. */
+export function serveOnSqlite(dataDir: string, port: number, options: { env?: Record<string, string>; stdio: StdioOptions }): ChildProcess {
+  return spawn(process.execPath, [resolve('bin/jotline.mjs'), 'serve'], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: `sqlite:${join(dataDir, 'serve.db')}`,
+      MASTER_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'info',
+      LOG_PRETTY: 'false',
+      ...options.env,
+    },
+    stdio: options.stdio,
+  });
 }
