@@ -1,7 +1,6 @@
 import { CONTENT_WARNING_RATIO, ENTRY_CONTENT_MAX } from '../../../shared/journal-rules';
 import { cn } from '../../components/ui/cn';
-
-const format = (n: number) => n.toLocaleString('en-US');
+import { formatCount as format } from './numbers';
 
 /** 'n / 10,000', turning orange above 90 % of the limit (spec 5). */
 export function CharacterCounter({ id, length }: { id: string; length: number }) {

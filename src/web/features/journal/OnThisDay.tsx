@@ -5,6 +5,7 @@ import type { JournalEntry } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
 import { apiRequest } from '../../api/client';
 import { ApiError } from '../../api/errors';
+import { yearIn } from './dates';
 import { EntryCard } from './EntryCard';
 import { Modal } from './Modal';
 import type { ProfileSummary } from './journal-api';
@@ -25,15 +26,6 @@ export function useOnThisDay() {
   });
 }
 
-/** The current year where the journal's days are counted (the profile's time zone). */
-function currentYear(timeZone: string | undefined): number {
-  try {
-    return Number(new Intl.DateTimeFormat('en-CA', { year: 'numeric', timeZone }).format(new Date()));
-  } catch {
-    return new Date().getFullYear();
-  }
-}
-
 function preview(entry: JournalEntry): string {
   const text = entry.title || entry.content.split('\n').find((line) => line.trim() !== '') || copy.untitled;
   return text.length > 120 ? `${text.slice(0, 117).trimEnd()}...` : text;
@@ -43,12 +35,14 @@ function preview(entry: JournalEntry): string {
 export function OnThisDay() {
   const headingId = useId();
   const entries = useOnThisDay().data;
-  // Read, not watched: an observer here would change how the profile query refetches.
-  const year = currentYear(useQueryClient().getQueryData<ProfileSummary | null>(journalKeys.profile)?.timezone);
+  const queryClient = useQueryClient();
   const [openId, setOpenId] = useState<string | null>(null);
-  const agoLabel = (entry: JournalEntry) => copy.yearsAgo(Math.max(1, year - Number(entry.entry_date.slice(0, 4))));
   const opener = useRef<HTMLButtonElement | null>(null);
   if (!entries || entries.length === 0) return null;
+  // The current year where the journal's days are counted (the profile's time zone). Read, not
+  // watched: an observer here would change how the profile query refetches.
+  const year = yearIn(queryClient.getQueryData<ProfileSummary | null>(journalKeys.profile)?.timezone);
+  const agoLabel = (entry: JournalEntry) => copy.yearsAgo(Math.max(1, year - Number(entry.entry_date.slice(0, 4))));
   // Edited or deleted in the dialog: it shows the entry as it is now, and closes once it is gone.
   const open = entries.find((e) => e.id === openId) ?? null;
   const close = () => {

@@ -1,7 +1,6 @@
 import { CalendarDays, Camera, Flame, PenLine } from 'lucide-react';
 import type { JournalStats } from '../../../shared/journal';
-
-const format = (n: number) => n.toLocaleString('en-US');
+import { formatCount as format } from './numbers';
 
 /** Spec 9's statistics: current streak, total days, photos, words. */
 export function StatsRow({ stats }: { stats: JournalStats }) {
