@@ -61,17 +61,40 @@ function closure(key, files = new Set()) {
   return files;
 }
 
+/**
+ * Libraries' development builds (warnings on, larger) have no place in the bundle: React Router's
+ * package points at its own unless vite.config.ts says otherwise. Read from the source maps.
+ */
+function developmentBuildsIn(files) {
+  const found = new Set();
+  for (const file of files) {
+    const mapPath = join(webDir, `${file}.map`);
+    if (!file.endsWith('.js') || !existsSync(mapPath)) continue;
+    for (const source of JSON.parse(readFileSync(mapPath, 'utf8')).sources ?? []) {
+      if (/node_modules\/.+(\/development\/|\.development\.)/.test(source)) found.add(source.replace(/^.*node_modules\//, ''));
+    }
+  }
+  return [...found];
+}
+
 let over = 0;
 const rows = [];
+const allFiles = new Set();
 for (const { page, html, modules, budgetKb } of pages) {
   const files = new Set();
   for (const key of [...scriptsOf(html), ...modules]) closure(key, files);
+  for (const file of files) allFiles.add(file);
   const bytes = [...files].filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + gzipBytes(f), 0);
   const ok = bytes <= budgetKb * KB;
   if (!ok) over += 1;
   rows.push({ page, 'initial JS (gzip)': `${(bytes / KB).toFixed(1)} KB`, budget: `${budgetKb} KB`, files: files.size, result: ok ? 'ok' : 'OVER' });
 }
 console.table(rows);
+const development = developmentBuildsIn(allFiles);
+if (development.length > 0) {
+  console.error(`Development builds in the pages' JavaScript: ${development.join(', ')}`);
+  process.exit(1);
+}
 if (over > 0) {
   console.error(`${over} page(s) over the JavaScript budget.`);
   process.exit(1);
