@@ -9,7 +9,8 @@ const focused = () => (typeof document !== 'undefined' && document.activeElement
  * opening render runs, before an autofocused field inside the dialog takes focus.
  */
 export function useReturnFocus(open: boolean) {
-  const [opener, setOpener] = useState<HTMLElement | null>(null);
+  // A dialog mounted already open (one loaded when first opened) remembers what had focus then.
+  const [opener, setOpener] = useState<HTMLElement | null>(() => (open ? focused() : null));
   const [wasOpen, setWasOpen] = useState(open);
   if (open !== wasOpen) {
     setWasOpen(open);

@@ -5,9 +5,9 @@ import { cn } from '../../components/ui/cn';
 import { collapseText } from './collapse';
 import { journalCopy } from './copy';
 import { formatEntryDay, formatEntryTime } from './dates';
-import { DeleteEntryDialog } from './DeleteEntryDialog';
+import { DeleteEntryDialog, PhotoLightbox } from './dialogs';
 import { EntryEditor } from './EntryEditor';
-import { PhotoLightbox, photoAlt } from './PhotoLightbox';
+import { photoAlt } from './photo-rules';
 import { useLoadedProfile } from './queries';
 
 const iconButton =

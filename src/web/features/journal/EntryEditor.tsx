@@ -11,7 +11,7 @@ import { journalCopy } from './copy';
 import { toastFailure } from './feedback';
 import { entryTextareaClasses, labelClasses } from './form-styles';
 import { PhotoPicker } from './PhotoPicker';
-import { photoAlt } from './PhotoLightbox';
+import { photoAlt } from './photo-rules';
 import { useUpdateEntry } from './queries';
 
 /** Edit mode of an entry card: text, title, tags, photos kept or removed, photos added. */

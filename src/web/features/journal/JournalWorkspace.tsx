@@ -1,12 +1,12 @@
 import { Plus } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { messages } from '../../../shared/messages';
+import { preloadWhenIdle } from '../../components/ui/lazy-dialog';
 import { OptOutBanner, SubscriptionBanner } from './Banners';
 import { journalCopy } from './copy';
 import { EntryList } from './EntryList';
-import { ExportModal } from './ExportModal';
+import { ExportModal, journalDialogs, NewEntryModal } from './dialogs';
 import { emptyFilter } from './filters';
-import { NewEntryModal } from './NewEntryModal';
 import { OnThisDay } from './OnThisDay';
 import { useStats } from './queries';
 import { SearchBar } from './SearchBar';
@@ -35,6 +35,8 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
   useLiveJournal();
   useNewEntryShortcut(() => setNewEntryOpen(true));
   useCheckoutReturn();
+  // The dialogs' code comes after the first screen, before anyone is likely to open one.
+  useEffect(() => preloadWhenIdle(journalDialogs), []);
 
   const exportIsOpen = exportOpen ?? ownExportOpen;
   const setExportOpen = (open: boolean) => {

@@ -7,7 +7,7 @@ import { apiRequest } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { yearIn } from './dates';
 import { EntryCard } from './EntryCard';
-import { Modal } from './Modal';
+import { Modal } from './dialogs';
 import type { ProfileSummary } from './journal-api';
 import { journalKeys } from './queries';
 

@@ -3,8 +3,7 @@ import { Dialog } from 'radix-ui';
 import type { KeyboardEvent } from 'react';
 import type { EntryPhoto } from '../../../shared/journal';
 import { useReturnFocus } from '../../components/ui/return-focus';
-
-export const photoAlt = (index: number, count: number, day: string) => `Photo ${index + 1} of ${count} from ${day}`;
+import { photoAlt } from './photo-rules';
 
 /**
  * One photo at a time, full size: ←/→ (and the buttons) step through, Escape closes,

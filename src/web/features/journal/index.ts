@@ -8,6 +8,6 @@
  * ExportModal ({open, onOpenChange}) is exported too, for a page that wants the export alone.
  */
 export { JournalWorkspace, type JournalWorkspaceProps } from './JournalWorkspace';
-export { ExportModal } from './ExportModal';
+export { ExportModal } from './dialogs';
 export { journalKeys, useEntries, useProfile, useStats, useSubscription } from './queries';
 export { CHECKOUT_SESSION_STORAGE_KEY } from './useCheckoutReturn';

@@ -58,3 +58,6 @@ export function selectPhotos(files: readonly File[], chosen: readonly File[], ex
   }
   return { accepted, errors: [...errors] };
 }
+
+/** A photo's alternative text: 'Photo 2 of 3 from Tuesday, March 3, 2026'. */
+export const photoAlt = (index: number, count: number, day: string) => `Photo ${index + 1} of ${count} from ${day}`;

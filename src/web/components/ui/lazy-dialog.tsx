@@ -1,0 +1,77 @@
+import { useEffect, useReducer, useState, type ComponentType } from 'react';
+
+/** A dialog whose code is loaded the first time it opens; `preload()` fetches it sooner. */
+export type LazyDialog<P> = ComponentType<P> & { preload: () => Promise<unknown> };
+
+export interface LazyDialogOptions<P> {
+  /** Whether these props ask for the dialog open. */
+  isOpen: (props: P) => boolean;
+  /** Asks the owner to close it: the code could not be loaded (offline), so a next open tries again. */
+  close: (props: P) => void;
+  /** Tells the user the dialog could not be opened. */
+  onLoadError: (error: unknown) => void;
+}
+
+/**
+ * A dialog that stays out of its page's first download: nothing is rendered (and none of its code is
+ * needed) until it first opens; from then on it stays mounted, so it closes with its own behaviour
+ * (focus returned, exit animation) and opens again at once. Call `preload()` when the page is idle,
+ * so a first open rarely waits for the network.
+ *
+ *   const ExportModal = lazyDialog(() => import('./ExportModal').then((m) => m.ExportModal), {
+ *     isOpen: (p) => p.open, close: (p) => p.onOpenChange(false), onLoadError: showError });
+ */
+export function lazyDialog<P extends object>(load: () => Promise<ComponentType<P>>, options: LazyDialogOptions<P>): LazyDialog<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
+  const preload = () =>
+    (loading ??= load().then(
+      (component) => (loaded = component),
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    ));
+
+  function LazyDialogHost(props: P) {
+    const open = options.isOpen(props);
+    const [opened, setOpened] = useState(open);
+    const [, rerender] = useReducer((n: number) => n + 1, 0);
+    if (open && !opened) setOpened(true);
+    useEffect(() => {
+      if (!open || loaded) return;
+      let current = true;
+      preload().then(
+        () => current && rerender(),
+        (error: unknown) => {
+          if (!current) return;
+          options.onLoadError(error);
+          options.close(props);
+        },
+      );
+      return () => {
+        current = false;
+      };
+      // Only an opening starts a load (the opening render's props close it if the load fails).
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+    }, [open]);
+    const Dialog = loaded;
+    if (!Dialog || (!open && !opened)) return null;
+    return <Dialog {...props} />;
+  }
+  return Object.assign(LazyDialogHost, { preload });
+}
+
+/** Fetches the dialogs' code once the browser is idle, after the page's first screen. */
+export function preloadWhenIdle(dialogs: Array<{ preload: () => Promise<unknown> }>): () => void {
+  const run = () => {
+    // A failure here is retried when the dialog opens.
+    for (const dialog of dialogs) dialog.preload().catch(() => undefined);
+  };
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(run, { timeout: 5000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(run, 1500);
+  return () => window.clearTimeout(id);
+}
