@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Modal as EagerModal } from '../../features/journal/Modal';
-import { lazyDialog } from './lazy-dialog';
+import { lazyDialog, preloadOnFirstInteraction } from './lazy-dialog';
 
 type ModalProps = Parameters<typeof EagerModal>[0];
 
@@ -90,5 +90,24 @@ describe('a dialog loaded when it first opens', () => {
     expect(load).toHaveBeenCalledTimes(2);
     downloads[1]!.resolve();
     expect(await screen.findByRole('dialog', { name: 'Export your journal' })).toBeInTheDocument();
+  });
+});
+
+describe('dialogs fetched when the reader starts using the page', () => {
+  it('fetches nothing while the page only loads, everything once on the first key or pointer, and nothing after clean-up', async () => {
+    const first = { preload: vi.fn(() => Promise.resolve()) };
+    const second = { preload: vi.fn(() => Promise.reject(new Error('offline'))) };
+    const stop = preloadOnFirstInteraction([first, second]);
+    expect(first.preload).not.toHaveBeenCalled();
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'n' }));
+    window.dispatchEvent(new Event('pointerdown'));
+    expect(first.preload).toHaveBeenCalledTimes(1);
+    expect(second.preload).toHaveBeenCalledTimes(1);
+    stop();
+
+    const later = { preload: vi.fn(() => Promise.resolve()) };
+    preloadOnFirstInteraction([later])();
+    window.dispatchEvent(new Event('scroll'));
+    expect(later.preload).not.toHaveBeenCalled();
   });
 });

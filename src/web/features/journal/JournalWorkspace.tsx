@@ -1,7 +1,7 @@
 import { Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { messages } from '../../../shared/messages';
-import { preloadWhenIdle } from '../../components/ui/lazy-dialog';
+import { preloadOnFirstInteraction } from '../../components/ui/lazy-dialog';
 import { OptOutBanner, SubscriptionBanner } from './Banners';
 import { journalCopy } from './copy';
 import { EntryList } from './EntryList';
@@ -35,8 +35,8 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
   useLiveJournal();
   useNewEntryShortcut(() => setNewEntryOpen(true));
   useCheckoutReturn();
-  // The dialogs' code comes after the first screen, before anyone is likely to open one.
-  useEffect(() => preloadWhenIdle(journalDialogs), []);
+  // The dialogs' code comes once the reader starts using the page, before they are likely to open one.
+  useEffect(() => preloadOnFirstInteraction(journalDialogs), []);
 
   const exportIsOpen = exportOpen ?? ownExportOpen;
   const setExportOpen = (open: boolean) => {

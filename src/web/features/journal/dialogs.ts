@@ -7,8 +7,8 @@ const onLoadError = (error: unknown) => toastFailure(error, journalCopy.loadErro
 const whenOpen = { isOpen: (p: { open: boolean }) => p.open, close: (p: { onOpenChange: (open: boolean) => void }) => p.onOpenChange(false), onLoadError };
 
 /**
- * The journal's dialogs, each loaded the first time it opens (and at idle once the journal is on
- * screen): Radix's dialog, focus trap and scroll lock are not part of the first screen's download.
+ * The journal's dialogs, each loaded the first time it opens (or once the reader starts using the
+ * page): Radix's dialog, focus trap and scroll lock are not part of the first screen's download.
  */
 export const NewEntryModal = lazyDialog(() => import('./NewEntryModal').then((m) => m.NewEntryModal), whenOpen);
 export const ExportModal = lazyDialog(() => import('./ExportModal').then((m) => m.ExportModal), whenOpen);
