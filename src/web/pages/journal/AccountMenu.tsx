@@ -1,66 +1,86 @@
-import { ChevronDown, ContactRound, Download, LogOut, MessageSquareText, Settings, UserRound } from 'lucide-react';
-import { Link } from 'react-router';
-import { messages } from '../../../shared/messages';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../components/ui/DropdownMenu';
+import { useEffect, useReducer, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { preloadOnFirstInteraction } from '../../components/ui/lazy-dialog';
 import { useAuth } from '../../features/auth/auth-context';
-import { useSignOut } from '../../features/auth/useSignOut';
-import { saveJournalNumberContact, useJournalNumber } from '../../features/journal-number';
+import { toastFailure } from '../../features/journal/feedback';
+import { journalCopy } from '../../features/journal/copy';
+import type { AccountMenuContentProps } from './AccountMenuContent';
+import { ACCOUNT_MENU_LABEL, ACCOUNT_MENU_TRIGGER_CLASSES, AccountMenuFace } from './account-menu-trigger';
 
-/** The account dropdown of the journal header: the journal number, Settings, Export, Sign Out (spec 2). */
+type MenuComponent = (props: AccountMenuContentProps) => ReactNode;
+
+let loaded: MenuComponent | null = null;
+let loading: Promise<MenuComponent> | null = null;
+
+/** The menu itself: Radix's dropdown, its positioning and its focus handling (about 26 KB compressed). */
+function loadMenu(): Promise<MenuComponent> {
+  loading ??= import('./AccountMenuContent').then(
+    (module) => (loaded = module.AccountMenuContent),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Keys that open Radix's dropdown from its button. */
+const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
+
+/**
+ * The account menu of the journal header. Its button is on the first screen at once; the menu's code
+ * follows when the reader starts using the page (or presses the button), and the menu then takes
+ * over the button, opening straight away if it was pressed meanwhile and keeping focus where it was.
+ */
 export function AccountMenu({ onExport }: { onExport?: () => void }) {
   const { user } = useAuth();
-  const signOut = useSignOut();
-  const journalNumber = useJournalNumber();
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const hadFocus = useRef(false);
+
+  useEffect(() => {
+    if (loaded) return;
+    let current = true;
+    const swap = () => {
+      if (!current) return;
+      hadFocus.current = document.activeElement === button.current;
+      rerender();
+    };
+    const stop = preloadOnFirstInteraction([{ preload: () => loadMenu().then(swap) }]);
+    return () => {
+      current = false;
+      stop();
+    };
+  }, []);
+
+  const Menu = loaded;
+  if (Menu) return <Menu onExport={onExport} defaultOpen={openOnLoad} focusTrigger={hadFocus.current} />;
+
+  const open = () => {
+    setOpenOnLoad(true);
+    loadMenu().then(rerender, (error: unknown) => {
+      setOpenOnLoad(false);
+      toastFailure(error, journalCopy.loadError);
+    });
+  };
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger
-        aria-label="Account menu"
-        className="inline-flex h-10 items-center gap-2 rounded-full border border-stone-300 bg-white pr-3 pl-1 text-sm font-medium text-ink shadow-sm hover:bg-stone-50 data-[state=open]:bg-stone-50"
-      >
-        <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-brand-100 text-brand-800">
-          <UserRound className="size-4" />
-        </span>
-        <span className="hidden max-w-48 truncate sm:inline">{user?.email}</span>
-        <ChevronDown aria-hidden="true" className="size-4 text-stone-500" />
-      </DropdownMenuTrigger>
-      <DropdownMenuContent>
-        {user && <DropdownMenuLabel className="truncate px-2.5 py-1.5 text-xs text-stone-500">{user.email}</DropdownMenuLabel>}
-        <DropdownMenuSeparator />
-        <DropdownMenuLabel className="px-2.5 pt-1.5 pb-0.5 text-xs text-stone-500">{messages.journalNumber.label}</DropdownMenuLabel>
-        <DropdownMenuItem asChild>
-          <a href={journalNumber.smsHref} className="tabular-nums">
-            <MessageSquareText aria-hidden="true" className="size-4" />
-            {messages.journalNumber.textIt(journalNumber.display)}
-          </a>
-        </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => saveJournalNumberContact(journalNumber.e164)}>
-          <ContactRound aria-hidden="true" className="size-4" />
-          {messages.journalNumber.saveContact}
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link to="/settings">
-            <Settings aria-hidden="true" className="size-4" />
-            Settings
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuItem disabled={!onExport} onSelect={() => onExport?.()}>
-          <Download aria-hidden="true" className="size-4" />
-          Export
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => void signOut()} className="text-red-700 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-800">
-          <LogOut aria-hidden="true" className="size-4" />
-          Sign Out
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <button
+      ref={button}
+      type="button"
+      aria-label={ACCOUNT_MENU_LABEL}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      className={ACCOUNT_MENU_TRIGGER_CLASSES}
+      onPointerDown={(event: PointerEvent) => event.button === 0 && !event.ctrlKey && open()}
+      onKeyDown={(event: KeyboardEvent) => {
+        if (!OPENING_KEYS.has(event.key)) return;
+        event.preventDefault();
+        open();
+      }}
+      onClick={open}
+    >
+      <AccountMenuFace email={user?.email} />
+    </button>
   );
 }
