@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Initial JavaScript per page, gzip-compressed, from the Vite manifest of the last build (`npm run build`).
 // A page's initial JS is the entry chunk, the route chunks it loads before its first screen, and
-// every chunk those import statically. Exits non-zero when a page is over its budget.
+// every chunk those import statically. Exits non-zero when a page is over its budget, or when a
+// library's development build is in any of them.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
