@@ -12,12 +12,18 @@ import { journalStats } from './stats';
 
 export const entryParams = z.object({ id: z.string().min(1).max(100) });
 
-/** /api/entries: list with search and filters, create (JSON, or multipart with photos), edit, delete. */
+/** The list's filter when the query string is empty (the journal's first page, the commonest request). */
+const NO_FILTER = entryFilterSchema.parse({});
+Object.freeze(NO_FILTER.tags);
+Object.freeze(NO_FILTER);
+
+/** /api/entries: list with search and filters, edit, delete. Creating is in entryUploadRoutes. */
 export async function entryRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
   app.get('/', async (request, reply) => {
-    const filter = parseInput(entryFilterSchema, request.query);
+    const query = request.query as Record<string, unknown>;
+    const filter = Object.keys(query).length === 0 ? NO_FILTER : parseInput(entryFilterSchema, query);
     const page = await entriesPage(ctx, currentUser(request).id, filter, request.journalRevision);
     reply.type('application/json; charset=utf-8');
     const encoding = preferredEncoding(request.headers['accept-encoding']);
@@ -26,13 +32,6 @@ export async function entryRoutes(app: FastifyInstance): Promise<void> {
     // Already compressed: the compression hook passes an answer with a Content-Encoding through.
     varyOnEncoding(reply);
     return reply.header('content-encoding', encoding).send(await encoded);
-  });
-
-  app.post('/', async (request, reply) => {
-    const form = request.isMultipart() ? await readMultipartForm(request) : { fields: request.body, files: [] };
-    const input = parseInput(createEntrySchema, form.fields);
-    const entry = await createEntry(ctx, currentUser(request).id, input, form.files);
-    return reply.status(201).send(presentEntry(ctx, entry));
   });
 
   app.patch('/:id', async (request) => {
@@ -45,6 +44,19 @@ export async function entryRoutes(app: FastifyInstance): Promise<void> {
     const { id } = parseInput(entryParams, request.params);
     await deleteEntry(ctx, currentUser(request).id, id);
     return reply.status(204).send();
+  });
+}
+
+/**
+ * POST /api/entries: create, from JSON or from a multipart form with photos. Registered where the
+ * multipart plugin is, which adds its hooks to every request of the routes it covers.
+ */
+export async function entryUploadRoutes(app: FastifyInstance): Promise<void> {
+  app.post('/', async (request, reply) => {
+    const form = request.isMultipart() ? await readMultipartForm(request) : { fields: request.body, files: [] };
+    const input = parseInput(createEntrySchema, form.fields);
+    const entry = await createEntry(app.ctx, currentUser(request).id, input, form.files);
+    return reply.status(201).send(presentEntry(app.ctx, entry));
   });
 }
 
