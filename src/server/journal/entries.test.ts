@@ -98,6 +98,21 @@ describe('journal entries', () => {
     expect((await patch(alice, entry.id, { content: 'x'.repeat(10_001) })).json().error.message).toBe(messages.entries.contentTooLong);
   });
 
+  it('refuses a form sent to the edit endpoint (415) instead of answering 200 and changing nothing', async () => {
+    const entry = await createEntry(t, alice, { content: 'kept as it was' });
+    const form = '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nreplaced\r\n--b--\r\n';
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/entries/${entry.id}`,
+      headers: { ...alice.headers, 'content-type': 'multipart/form-data; boundary=b' },
+      payload: form,
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const list = await t.app.inject({ method: 'GET', url: '/api/entries', headers: alice.headers });
+    expect(list.json().entries.find((e: { id: string }) => e.id === entry.id).content).toBe('kept as it was');
+  });
+
   it('deletes an entry (204) and then it is gone', async () => {
     const entry = await createEntry(t, alice, { content: 'to delete' });
     const res = await t.app.inject({ method: 'DELETE', url: `/api/entries/${entry.id}`, headers: alice.headers });
