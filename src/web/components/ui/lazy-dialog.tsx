@@ -1,5 +1,22 @@
 import { useEffect, useReducer, useState, type ComponentType } from 'react';
 
+/** Code downloaded once and kept; a download that failed (offline) is tried again by the next call. */
+export function loadOnce<T>(load: () => Promise<T>): { load: () => Promise<T>; loaded: () => T | null } {
+  let value: T | null = null;
+  let loading: Promise<T> | null = null;
+  return {
+    load: () =>
+      (loading ??= load().then(
+        (result) => (value = result),
+        (error: unknown) => {
+          loading = null;
+          throw error;
+        },
+      )),
+    loaded: () => value,
+  };
+}
+
 /** A dialog whose code is loaded the first time it opens; `preload()` fetches it sooner. */
 export type LazyDialog<P> = ComponentType<P> & { preload: () => Promise<unknown> };
 
@@ -22,16 +39,8 @@ export interface LazyDialogOptions<P> {
  *     isOpen: (p) => p.open, close: (p) => p.onOpenChange(false), onLoadError: showError });
  */
 export function lazyDialog<P extends object>(load: () => Promise<ComponentType<P>>, options: LazyDialogOptions<P>): LazyDialog<P> {
-  let loaded: ComponentType<P> | null = null;
-  let loading: Promise<ComponentType<P>> | null = null;
-  const preload = () =>
-    (loading ??= load().then(
-      (component) => (loaded = component),
-      (error: unknown) => {
-        loading = null;
-        throw error;
-      },
-    ));
+  const code = loadOnce(load);
+  const preload = code.load;
 
   function LazyDialogHost(props: P) {
     const open = options.isOpen(props);
@@ -39,7 +48,7 @@ export function lazyDialog<P extends object>(load: () => Promise<ComponentType<P
     const [, rerender] = useReducer((n: number) => n + 1, 0);
     if (open && !opened) setOpened(true);
     useEffect(() => {
-      if (!open || loaded) return;
+      if (!open || code.loaded()) return;
       let current = true;
       preload().then(
         () => current && rerender(),
@@ -55,7 +64,7 @@ export function lazyDialog<P extends object>(load: () => Promise<ComponentType<P
       // Only an opening starts a load (the opening render's props close it if the load fails).
       // eslint-disable-next-line react-hooks/exhaustive-deps
     }, [open]);
-    const Dialog = loaded;
+    const Dialog = code.loaded();
     if (!Dialog || (!open && !opened)) return null;
     return <Dialog {...props} />;
   }

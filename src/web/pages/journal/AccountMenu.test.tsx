@@ -1,6 +1,7 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '../../../shared/messages';
 import { fakeSession, installFakeApi, reply } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 
@@ -21,6 +22,10 @@ beforeEach(() => {
   api.on('GET /api/entries', reply(200, { entries: [], nextCursor: null }));
   api.on('GET /api/stats', reply(200, { current_streak: 0, total_days: 0, total_photos: 0, total_words: 0 }));
   sessionStore.set(fakeSession({ access_token: 'token-1' }));
+});
+
+afterEach(() => {
+  vi.doUnmock('./AccountMenuContent');
 });
 
 describe('the account menu, whose code follows the first screen', () => {
@@ -47,5 +52,21 @@ describe('the account menu, whose code follows the first screen', () => {
     fireEvent.keyDown(first, { key: 'Enter' });
     expect(await screen.findByRole('menuitem', { name: 'Export' })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
+  it('says once that it cannot open when its code cannot be downloaded, and keeps its button', async () => {
+    vi.doMock('./AccountMenuContent', () => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    await freshJournal();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    const toasts = within(screen.getByRole('region', { name: /Notifications/ }));
+    expect(await toasts.findByText(messages.journalScreen.loadError)).toBeInTheDocument();
+    // The press was a pointerdown and a click: still one toast.
+    await new Promise((done) => setTimeout(done, 50));
+    expect(toasts.getAllByText(messages.journalScreen.loadError)).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument();
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
   });
 });

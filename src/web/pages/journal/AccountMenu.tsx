@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { preloadOnFirstInteraction } from '../../components/ui/lazy-dialog';
+import { loadOnce, preloadOnFirstInteraction } from '../../components/ui/lazy-dialog';
 import { useAuth } from '../../features/auth/auth-context';
 import { toastFailure } from '../../features/journal/feedback';
 import { journalCopy } from '../../features/journal/copy';
@@ -8,20 +8,8 @@ import { ACCOUNT_MENU_LABEL, ACCOUNT_MENU_TRIGGER_CLASSES, AccountMenuFace } fro
 
 type MenuComponent = (props: AccountMenuContentProps) => ReactNode;
 
-let loaded: MenuComponent | null = null;
-let loading: Promise<MenuComponent> | null = null;
-
 /** The menu itself: Radix's dropdown, its positioning and its focus handling (about 26 KB compressed). */
-function loadMenu(): Promise<MenuComponent> {
-  loading ??= import('./AccountMenuContent').then(
-    (module) => (loaded = module.AccountMenuContent),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+const menuCode = loadOnce<MenuComponent>(() => import('./AccountMenuContent').then((module) => module.AccountMenuContent));
 
 /** Keys that open Radix's dropdown from its button. */
 const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
@@ -39,26 +27,28 @@ export function AccountMenu({ onExport }: { onExport?: () => void }) {
   const hadFocus = useRef(false);
 
   useEffect(() => {
-    if (loaded) return;
+    if (menuCode.loaded()) return;
     let current = true;
     const swap = () => {
       if (!current) return;
       hadFocus.current = document.activeElement === button.current;
       rerender();
     };
-    const stop = preloadOnFirstInteraction([{ preload: () => loadMenu().then(swap) }]);
+    const stop = preloadOnFirstInteraction([{ preload: () => menuCode.load().then(swap) }]);
     return () => {
       current = false;
       stop();
     };
   }, []);
 
-  const Menu = loaded;
+  const Menu = menuCode.loaded();
   if (Menu) return <Menu onExport={onExport} defaultOpen={openOnLoad} focusTrigger={hadFocus.current} />;
 
   const open = () => {
+    // A press is a pointerdown and then a click: one download, one failure toast.
+    if (openOnLoad) return;
     setOpenOnLoad(true);
-    loadMenu().then(rerender, (error: unknown) => {
+    menuCode.load().then(rerender, (error: unknown) => {
       setOpenOnLoad(false);
       toastFailure(error, journalCopy.loadError);
     });
