@@ -1,11 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
-import { processInboundMessage } from './process-inbound';
+import { processInboundMessages } from './process-inbound';
 
 interface QueuedText {
   id: string;
   log: FastifyBaseLogger;
 }
+
+/** The most texts a lane takes at once (see InboundQueue). */
+const BATCH_MAX = 20;
 
 /**
  * Texts recorded by this app and waiting to be processed, in the order they arrived.
@@ -15,6 +18,8 @@ interface QueuedText {
  * texts ran back to back in one turn of the loop while the webhooks behind them waited; here one text
  * is processed per turn and the loop answers what has arrived in between, so a webhook waits for at
  * most one text. On PostgreSQL statements wait on the network, so a few run side by side.
+ * A lane takes the texts waiting in batches (claimed together, outcomes written together: see
+ * processInboundMessages), at most BATCH_MAX, so a batch is done long before its claims' lease ends.
  * Texts are already recorded durably: one not processed when the app stops is left for the sweep.
  */
 class InboundQueue {
@@ -46,17 +51,23 @@ class InboundQueue {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      while (this.waiting.length > 0 && this.running < this.lanes) void this.process(this.waiting.shift()!);
+      while (this.waiting.length > 0 && this.running < this.lanes) {
+        // Shared between the free lanes, so PostgreSQL's lanes each take a part of a short queue.
+        const size = Math.min(BATCH_MAX, Math.ceil(this.waiting.length / (this.lanes - this.running)));
+        void this.process(this.waiting.splice(0, size));
+      }
     });
   }
 
-  private async process(text: QueuedText): Promise<void> {
+  private async process(texts: QueuedText[]): Promise<void> {
     this.running += 1;
     try {
-      const outcome = await processInboundMessage(this.ctx, text.id);
-      if (outcome.status === 'failed') text.log.warn({ smsId: text.id, err: outcome.error }, 'inbound text not processed; the sweep retries it');
+      const outcomes = await processInboundMessages(this.ctx, texts.map((text) => text.id), { yieldBetween: true });
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'failed') texts[i]!.log.warn({ smsId: texts[i]!.id, err: outcome.error }, 'inbound text not processed; the sweep retries it');
+      });
     } catch (err) {
-      text.log.error({ smsId: text.id, err: err instanceof Error ? err.message : String(err) }, 'inbound processing crashed');
+      for (const text of texts) text.log.error({ smsId: text.id, err: err instanceof Error ? err.message : String(err) }, 'inbound processing crashed');
     } finally {
       this.running -= 1;
       this.schedule();

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
+import type { Db } from '../db/database';
+import { commitTogether } from '../db/group-commit';
 import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
@@ -23,6 +25,13 @@ export interface ProcessOptions {
   takeClaimsBefore?: Date;
 }
 
+/** What processing one claimed text came to, and the row changes that record it. */
+interface Handled {
+  outcome: Exclude<ProcessOutcome, { status: 'busy' }>;
+  metric: string;
+  changes: Partial<SmsMessage>;
+}
+
 /**
  * Processes one recorded inbound text, at most once at a time across instances (a leased claim on
  * the row). Success marks it processed; failure records the error and leaves it for the sweep.
@@ -30,8 +39,39 @@ export interface ProcessOptions {
  * texts carry dedupe keys), so a claim taken over early changes nothing a user can see twice.
  */
 export async function processInboundMessage(ctx: AppContext, id: string, options: ProcessOptions = {}): Promise<ProcessOutcome> {
-  const row = await claim(ctx, id, options.takeClaimsBefore);
-  if (!row) return { status: 'busy' };
+  const [outcome] = await processInboundMessages(ctx, [id], options);
+  return outcome!;
+}
+
+/**
+ * Processes several recorded texts in the order given, as processInboundMessage does one: they are
+ * claimed in one statement, handled one after another (each in its own turn of the event loop, so
+ * requests are answered in between), and their outcomes written together at the end. On SQLite each
+ * commit waits for the disk while holding the event loop; a text had three (claim, journal, outcome)
+ * and now has one and a share of two. A crash before the outcomes are written leaves handled texts
+ * unmarked: they are handled again, which changes nothing (see above), and marked then.
+ */
+export async function processInboundMessages(ctx: AppContext, ids: readonly string[], options: ProcessOptions & { yieldBetween?: boolean } = {}): Promise<ProcessOutcome[]> {
+  const claimed = await claimAll(ctx, ids, options.takeClaimsBefore);
+  const handled: (Handled & { id: string })[] = [];
+  const outcomes: ProcessOutcome[] = [];
+  for (const id of ids) {
+    const row = claimed.get(id);
+    if (!row) {
+      outcomes.push({ status: 'busy' });
+      continue;
+    }
+    if (handled.length > 0 && options.yieldBetween) await new Promise((resolve) => setImmediate(resolve));
+    const result = await handle(ctx, row);
+    handled.push({ ...result, id });
+    outcomes.push(result.outcome);
+  }
+  const settled = await settleAll(ctx, handled);
+  handled.forEach((text, i) => settled[i] && ctx.metrics.inboundText(text.metric));
+  return outcomes;
+}
+
+async function handle(ctx: AppContext, row: SmsMessage): Promise<Handled> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
@@ -44,61 +84,81 @@ export async function processInboundMessage(ctx: AppContext, id: string, options
       receivedAt: new Date(row.created_at),
       providerKeyword: providerKeywordOfKind(row.kind),
     });
-    // Only a text not yet marked: when two workers held it (a claim taken over), the first settles it.
-    const settled = await settleUnprocessed(ctx, id, {
-      processed: 1,
-      status: 'processed',
-      kind: handled.kind,
-      user_id: handled.userId,
-      entry_id: handled.entryId ?? null,
-      entry_date: handled.entryDate ?? null,
-      // Once in the journal, the text lives only under the owner's key: deleting the entry deletes it.
-      ...(handled.kind === 'journal' ? { body: null } : {}),
-      processing_ms: elapsed(),
-      error_code: null,
-      error_message: null,
-      updated_at: ctx.clock.now().toISOString(),
-    });
-    if (settled) ctx.metrics.inboundText(handled.kind);
-    return { status: 'processed' };
+    return {
+      outcome: { status: 'processed' },
+      metric: handled.kind,
+      changes: {
+        processed: 1,
+        status: 'processed',
+        kind: handled.kind,
+        user_id: handled.userId,
+        entry_id: handled.entryId ?? null,
+        entry_date: handled.entryDate ?? null,
+        // Once in the journal, the text lives only under the owner's key: deleting the entry deletes it.
+        ...(handled.kind === 'journal' ? { body: null } : {}),
+        processing_ms: elapsed(),
+        error_code: null,
+        error_message: null,
+        updated_at: ctx.clock.now().toISOString(),
+      },
+    };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     const retryIn = Math.min(RETRY_BASE_MS * 2 ** Math.max(row.attempts - 1, 0), RETRY_CAP_MS);
-    // A worker whose claim was taken over must not mark a text another worker processed as failed.
-    const settled = await settleUnprocessed(ctx, id, {
-      status: 'failed',
-      processing_ms: elapsed(),
-      error_code: err instanceof AppError ? err.code : 'PROCESSING_FAILED',
-      error_message: error,
-      claimed_at: null,
-      send_after: new Date(ctx.clock.now().getTime() + retryIn).toISOString(),
-      updated_at: ctx.clock.now().toISOString(),
-    });
-    if (settled) ctx.metrics.inboundText('failed');
-    return { status: 'failed', error };
+    return {
+      outcome: { status: 'failed', error },
+      metric: 'failed',
+      changes: {
+        status: 'failed',
+        processing_ms: elapsed(),
+        error_code: err instanceof AppError ? err.code : 'PROCESSING_FAILED',
+        error_message: error,
+        claimed_at: null,
+        send_after: new Date(ctx.clock.now().getTime() + retryIn).toISOString(),
+        updated_at: ctx.clock.now().toISOString(),
+      },
+    };
   }
 }
 
-/** Writes the outcome unless another worker marked the text processed first; true when written. */
-async function settleUnprocessed(ctx: AppContext, id: string, changes: Partial<SmsMessage>): Promise<boolean> {
-  const result = await ctx.db.updateTable('sms_messages').set(changes).where('id', '=', id).where('processed', '=', 0).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/**
+ * Writes each outcome in one transaction (on SQLite, committed with the other small writes of the
+ * turn), skipping a text another worker marked processed first: when two workers held it (a claim
+ * taken over), the first settles it, and a worker whose claim was taken over never marks a text
+ * another processed as failed. True for each outcome written.
+ */
+async function settleAll(ctx: AppContext, texts: readonly { id: string; changes: Partial<SmsMessage> }[]): Promise<boolean[]> {
+  if (!texts.length) return [];
+  const settle = async (db: Db) => {
+    const written: boolean[] = [];
+    for (const { id, changes } of texts) {
+      const result = await db.updateTable('sms_messages').set(changes).where('id', '=', id).where('processed', '=', 0).executeTakeFirst();
+      written.push(Number(result.numUpdatedRows) === 1);
+    }
+    return written;
+  };
+  return ctx.dbKind === 'sqlite' ? commitTogether(ctx, settle) : ctx.db.transaction().execute(settle);
 }
 
-async function claim(ctx: AppContext, id: string, takeClaimsBefore?: Date): Promise<SmsMessage | undefined> {
+/** Claims the texts that are not processed and not held under a live lease; the claimed rows by id. */
+async function claimAll(ctx: AppContext, ids: readonly string[], takeClaimsBefore?: Date): Promise<Map<string, SmsMessage>> {
+  if (!ids.length) return new Map();
   const now = ctx.clock.now();
   const leaseEnd = now.getTime() - PROCESSING_LEASE_MS;
   const leaseExpired = new Date(Math.max(leaseEnd, takeClaimsBefore?.getTime() ?? leaseEnd)).toISOString();
-  // The claimed row comes back from the claim itself (RETURNING, on SQLite and PostgreSQL alike).
-  return ctx.db
-    .updateTable('sms_messages')
-    .set((eb) => ({ claimed_at: now.toISOString(), updated_at: now.toISOString(), attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', id)
-    .where('direction', '=', 'inbound')
-    .where('processed', '=', 0)
-    .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', leaseExpired)]))
-    .returningAll()
-    .executeTakeFirst();
+  // The claimed rows come back from the claim itself (RETURNING, on SQLite and PostgreSQL alike).
+  const rows = await commitTogether(ctx, (db) =>
+    db
+      .updateTable('sms_messages')
+      .set((eb) => ({ claimed_at: now.toISOString(), updated_at: now.toISOString(), attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', ids)
+      .where('direction', '=', 'inbound')
+      .where('processed', '=', 0)
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', leaseExpired)]))
+      .returningAll()
+      .execute(),
+  );
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 function providerKeywordOfKind(kind: string): Exclude<Keyword, 'yes'> | null {
