@@ -86,15 +86,16 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
   const lock = ctx.dbKind === 'postgres';
 
   return writingPhotoFiles(ctx, (written) =>
-    changeJournal(ctx, userId, async (trx) => {
+    changeJournal(ctx, userId, async (trx, revision) => {
       // Checked again now that this user's writers take turns: another worker may have just added it.
       const applied = await repo.findAppliedSms(trx, userId, messageId);
       if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date };
       const now = ctx.clock.now().toISOString();
       const before = await snapshotSmsDay(ctx, trx, owner, entryDate);
-      const entryId = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
+      const day = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
+      const entryId = day.entryId;
       if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
-      await recordSmsProvenance(ctx, trx, owner, before, { messageId, entryId, entryDate, receivedOn, now });
+      await recordSmsProvenance(ctx, trx, owner, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
       return { entryId, entryDate };
     }),
@@ -114,8 +115,15 @@ interface DayAppend {
   lock: boolean;
 }
 
-/** Creates the day's SMS entry with the text, or adds the text to it; returns the entry id. */
-async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos: readonly PreparedPhoto[]): Promise<string> {
+/** What an append wrote: the entry the text ended in, that entry's whole text, and the entries it started. */
+interface DayWritten {
+  entryId: string;
+  content: string;
+  createdEntryIds: string[];
+}
+
+/** Creates the day's SMS entry with the text, or adds the text to it. */
+async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos: readonly PreparedPhoto[]): Promise<DayWritten> {
   const { userId, salt, text } = day;
   let entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
   if (!entry) {
@@ -132,7 +140,11 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
       created_at: day.receivedAt.toISOString(),
       updated_at: day.now,
     });
-    if (inserted) return rest.length ? continueDay(ctx, trx, day, (await repo.findEntry(trx, userId, id))!, rest) : id;
+    if (inserted) {
+      if (!rest.length) return { entryId: id, content: first ?? '', createdEntryIds: [id] };
+      const continued = await continueDay(ctx, trx, day, (await repo.findEntry(trx, userId, id))!, rest);
+      return { ...continued, createdEntryIds: [id, ...continued.createdEntryIds] };
+    }
     entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
     if (!entry) throw new Error('The day entry was neither inserted nor found');
   }
@@ -146,7 +158,7 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
     ...(content !== before && { content: ctx.cipher.encrypt(userId, salt, content), word_count: countWords(content) }),
     updated_at: day.now,
   });
-  return entry.id;
+  return { entryId: entry.id, content, createdEntryIds: [] };
 }
 
 /**
@@ -154,14 +166,14 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
  * Each is timed a millisecond after the part before it, so the journal (newest first) lists the
  * day's parts next to each other, the continuation just above the part it continues.
  */
-async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<string> {
+async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<DayWritten> {
   let part = latest.sms_part;
   let createdAt = new Date(latest.created_at).getTime();
-  let id = latest.id;
+  const written: DayWritten = { entryId: latest.id, content: '', createdEntryIds: [] };
   for (const piece of pieces.length ? pieces : ['']) {
     part += 1;
     createdAt += 1;
-    id = newId();
+    const id = newId();
     const inserted = await repo.insertSmsDayEntry(trx, {
       id,
       user_id: day.userId,
@@ -175,8 +187,10 @@ async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: Jou
     });
     // The journal's writers take turns, so the part is free; if not, the text is retried later.
     if (!inserted) throw new Error('The continuation entry already exists');
+    Object.assign(written, { entryId: id, content: piece });
+    written.createdEntryIds.push(id);
   }
-  return id;
+  return written;
 }
 
 /** The text in pieces that each fit an entry (a text recorded before the webhook limit may be longer). */

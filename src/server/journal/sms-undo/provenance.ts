@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
-import { currentRevision, findEntry } from '../repo';
 import { addDays } from '../dates';
 import { forgetUndoRecordsBefore, insertUndoRecord, photoIdsOf, smsDayEntries } from './repo';
 
@@ -25,12 +24,19 @@ export async function snapshotSmsDay(ctx: AppContext, trx: Db, owner: { userId: 
 
 export interface AppliedText {
   messageId: string;
-  /** The entry the text ended in (the append's result). */
+  /** The entry the text ended in (the append's result), and that entry's whole text now. */
   entryId: string;
+  content: string;
+  /** The entries the text started (a new day entry, continuations). */
+  createdEntryIds: readonly string[];
+  /** Whether photos went in with the text. */
+  addedPhotos: boolean;
   entryDate: string;
   /** The local day the text arrived on. */
   receivedOn: string;
   now: string;
+  /** The journal revision of this append (changeJournal's). */
+  revision: number;
 }
 
 /**
@@ -40,24 +46,21 @@ export interface AppliedText {
  */
 export async function recordSmsProvenance(ctx: AppContext, trx: Db, owner: { userId: string; salt: string }, before: SmsDaySnapshot, text: AppliedText): Promise<void> {
   const { userId } = owner;
-  const entryIds = (await smsDayEntries(trx, userId, text.entryDate)).map((e) => e.id);
-  const entry = await findEntry(trx, userId, text.entryId);
-  if (!entry) return;
   // A day's margin for a change of time zone; older records can never be undone.
   await forgetUndoRecordsBefore(trx, userId, addDays(text.receivedOn, -2));
+  const dayEntryIds = [...before.contentLengths.keys(), ...text.createdEntryIds];
   await insertUndoRecord(trx, {
     message_id: text.messageId,
     user_id: userId,
     received_on: text.receivedOn,
-    entry_id: entry.id,
+    entry_id: text.entryId,
     // The text went on the end of the entry (after a blank line), so what was there before is a prefix.
-    length_before: before.contentLengths.get(entry.id) ?? 0,
-    content_hash: contentHash(ctx, userId, ctx.cipher.decrypt(userId, owner.salt, entry.content)),
-    created_entry_ids: JSON.stringify(entryIds.filter((id) => !before.contentLengths.has(id))),
-    photo_ids: JSON.stringify((await photoIdsOf(trx, userId, entryIds)).filter((id) => !before.photoIds.has(id))),
+    length_before: before.contentLengths.get(text.entryId) ?? 0,
+    content_hash: contentHash(ctx, userId, text.content),
+    created_entry_ids: JSON.stringify(text.createdEntryIds),
+    photo_ids: JSON.stringify(text.addedPhotos ? (await photoIdsOf(trx, userId, dayEntryIds)).filter((id) => !before.photoIds.has(id)) : []),
     applied_at: text.now,
-    // Bumped earlier in this same transaction (changeJournal), so it is this text's own.
-    revision: await currentRevision(trx, userId),
+    revision: text.revision,
     undone_at: null,
     undone_by: null,
   });
