@@ -25,6 +25,13 @@ export async function findEntry(db: Db, userId: string, entryId: string): Promis
   return db.selectFrom('journal_entries').selectAll().where('user_id', '=', userId).where('id', '=', entryId).executeTakeFirst();
 }
 
+/**
+ * `source = 'sms'` written into the SQL rather than bound: only then can the planner use the partial
+ * index of a day's SMS entries (… WHERE source = 'sms'); with a bound value SQLite read the day's
+ * entries by the general index and sorted them.
+ */
+export const SMS_SOURCE = sql.lit<'sms'>('sms');
+
 /** The day's SMS entry (its latest part); on PostgreSQL the row stays locked until the transaction ends. */
 export async function findSmsDayEntry(db: Db, userId: string, entryDate: string, lock: boolean): Promise<JournalEntryRow | undefined> {
   return db
@@ -32,7 +39,7 @@ export async function findSmsDayEntry(db: Db, userId: string, entryDate: string,
     .selectAll()
     .where('user_id', '=', userId)
     .where('entry_date', '=', entryDate)
-    .where('source', '=', 'sms')
+    .where('source', '=', SMS_SOURCE)
     // The latest part: earlier parts are full.
     .orderBy('sms_part', 'desc')
     .limit(1)

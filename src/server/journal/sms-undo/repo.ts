@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import type { JournalSmsUndoTable } from '../../db/tables';
+import { SMS_SOURCE } from '../repo';
 
 // SQL for journal_sms_undo (what each journaled text added) and the day's SMS entries. Scoped by user.
 
@@ -53,7 +54,7 @@ export async function smsDayEntries(db: Db, userId: string, entryDate: string): 
     .select(['id', 'content'])
     .where('user_id', '=', userId)
     .where('entry_date', '=', entryDate)
-    .where('source', '=', 'sms')
+    .where('source', '=', SMS_SOURCE)
     .execute();
 }
 
