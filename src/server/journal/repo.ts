@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database';
-import { preparedQuery } from '../db/prepared';
+import { namedRow, preparedQuery } from '../db/prepared';
 import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow, JournalSmsAppliedTable } from '../db/tables';
 
 // SQL for journal entries. Every query is scoped by the owner's user id.
@@ -34,18 +34,25 @@ export const SMS_SOURCE = sql.lit<'sms'>('sms');
 
 /** The day's SMS entry (its latest part); on PostgreSQL the row stays locked until the transaction ends. */
 export async function findSmsDayEntry(db: Db, userId: string, entryDate: string, lock: boolean): Promise<JournalEntryRow | undefined> {
-  return db
-    .selectFrom('journal_entries')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('entry_date', '=', entryDate)
-    .where('source', '=', SMS_SOURCE)
-    // The latest part: earlier parts are full.
-    .orderBy('sms_part', 'desc')
-    .limit(1)
-    .$if(lock, (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  const [entry] = await (lock ? latestSmsPartLocked : latestSmsPart)(db, { userId, entryDate });
+  return entry;
 }
+
+const latestSmsPartQuery = (lock: boolean) =>
+  preparedQuery<{ userId: string; entryDate: string }, JournalEntryRow>((db, param) =>
+    db
+      .selectFrom('journal_entries')
+      .selectAll()
+      .where('user_id', '=', param('userId'))
+      .where('entry_date', '=', param('entryDate'))
+      .where('source', '=', SMS_SOURCE)
+      // The latest part: earlier parts are full.
+      .orderBy('sms_part', 'desc')
+      .limit(1)
+      .$if(lock, (qb) => qb.forUpdate()),
+  );
+const latestSmsPart = latestSmsPartQuery(false);
+const latestSmsPartLocked = latestSmsPartQuery(true);
 
 export async function updateEntry(
   db: Db,
@@ -89,14 +96,17 @@ export async function listEntryPhotos(db: Db, userId: string, entryId: string): 
  * transaction that makes the change; on PostgreSQL it also serialises one user's writers.
  */
 export async function bumpRevision(db: Db, userId: string): Promise<number> {
-  const row = await db
-    .insertInto('journal_revisions')
-    .values({ user_id: userId, revision: 1 })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ revision: sql`journal_revisions.revision + 1` }))
-    .returning('revision')
-    .executeTakeFirstOrThrow();
-  return Number(row.revision);
+  const [row] = await nextRevision(db, { userId });
+  return Number(row!.revision);
 }
+
+const nextRevision = preparedQuery<{ userId: string }, { revision: number }>((db, param) =>
+  db
+    .insertInto('journal_revisions')
+    .values({ user_id: param('userId'), revision: 1 })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ revision: sql`journal_revisions.revision + 1` }))
+    .returning('revision'),
+);
 
 // Every read of the journal cache checks it (db/prepared.ts).
 const revisionOf = preparedQuery<{ userId: string }, { revision: number }>((db, param) =>
@@ -110,10 +120,19 @@ export async function currentRevision(db: Db, userId: string): Promise<number> {
 
 /** Where an inbound text (sms_messages.id) went, if the user's journal already holds it. */
 export async function findAppliedSms(db: Db, userId: string, messageId: string): Promise<JournalSmsAppliedTable | undefined> {
-  return db.selectFrom('journal_sms_applied').selectAll().where('user_id', '=', userId).where('message_id', '=', messageId).executeTakeFirst();
+  const [applied] = await appliedSms(db, { userId, messageId });
+  return applied;
 }
+
+const appliedSms = preparedQuery<{ userId: string; messageId: string }, JournalSmsAppliedTable>((db, param) =>
+  db.selectFrom('journal_sms_applied').selectAll().where('user_id', '=', param('userId')).where('message_id', '=', param('messageId')),
+);
 
 /** Notes that a text is in the journal; inside the append's transaction, so both happen or neither. */
 export async function recordAppliedSms(db: Db, row: JournalSmsAppliedTable): Promise<void> {
-  await db.insertInto('journal_sms_applied').values(row).execute();
+  await insertAppliedSms(db, row);
 }
+
+const insertAppliedSms = preparedQuery<JournalSmsAppliedTable, never>((db, param) =>
+  db.insertInto('journal_sms_applied').values(namedRow<JournalSmsAppliedTable>({ message_id: true, user_id: true, entry_id: true, entry_date: true, applied_at: true }, param)),
+);

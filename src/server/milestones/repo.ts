@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { preparedQuery } from '../db/prepared';
 import { addDays } from '../journal/dates';
 import { currentStreak } from '../journal/stats';
 
@@ -11,20 +12,8 @@ const STREAK_WINDOW_DAYS = 366;
  * load the journal; a streak longer than the window comes out longer than 365, which is no milestone.
  */
 export async function milestoneCounts(db: Db, userId: string, today: string): Promise<{ current_streak: number; total_days: number }> {
-  const total = await db
-    .selectFrom('journal_entries')
-    .select((eb) => eb.fn.count<number | string>('entry_date').distinct().as('days'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  const recent = await db
-    .selectFrom('journal_entries')
-    .select('entry_date')
-    .distinct()
-    .where('user_id', '=', userId)
-    .where('entry_date', '<=', today)
-    .where('entry_date', '>=', addDays(today, -STREAK_WINDOW_DAYS))
-    .orderBy('entry_date', 'desc')
-    .execute();
+  const [total] = await daysWithEntries(db, { userId });
+  const recent = await recentDays(db, { userId, today, since: addDays(today, -STREAK_WINDOW_DAYS) });
   return {
     current_streak: currentStreak(
       recent.map((r) => r.entry_date),
@@ -33,3 +22,22 @@ export async function milestoneCounts(db: Db, userId: string, today: string): Pr
     total_days: Number(total?.days ?? 0),
   };
 }
+
+// Both run for every new entry and journaled text (db/prepared.ts).
+const daysWithEntries = preparedQuery<{ userId: string }, { days: number | string }>((db, param) =>
+  db
+    .selectFrom('journal_entries')
+    .select((eb) => eb.fn.count<number | string>('entry_date').distinct().as('days'))
+    .where('user_id', '=', param('userId')),
+);
+
+const recentDays = preparedQuery<{ userId: string; today: string; since: string }, { entry_date: string }>((db, param) =>
+  db
+    .selectFrom('journal_entries')
+    .select('entry_date')
+    .distinct()
+    .where('user_id', '=', param('userId'))
+    .where('entry_date', '<=', param('today'))
+    .where('entry_date', '>=', param('since'))
+    .orderBy('entry_date', 'desc'),
+);

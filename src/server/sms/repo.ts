@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { preparedQuery } from '../db/prepared';
 import type { Insertable } from 'kysely';
 import type { Profile, SmsMessage, SmsMessagesTable } from '../db/tables';
 
@@ -53,8 +54,12 @@ export async function updateMessage(db: Db, id: string, changes: Partial<SmsMess
 }
 
 export async function findProfileByPhone(db: Db, phone: string): Promise<Profile | undefined> {
-  return db.selectFrom('profiles').selectAll().where('phone_number', '=', phone).executeTakeFirst();
+  const [profile] = await profileByPhone(db, { phone });
+  return profile;
 }
+
+// Every inbound text looks its sender up (db/prepared.ts).
+const profileByPhone = preparedQuery<{ phone: string }, Profile>((db, param) => db.selectFrom('profiles').selectAll().where('phone_number', '=', param('phone')));
 
 export async function findProfile(db: Db, userId: string): Promise<Profile | undefined> {
   return db.selectFrom('profiles').selectAll().where('id', '=', userId).executeTakeFirst();
