@@ -91,7 +91,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       const applied = await repo.findAppliedSms(trx, userId, messageId);
       if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date };
       const now = ctx.clock.now().toISOString();
-      const before = await snapshotSmsDay(ctx, trx, owner, entryDate);
+      const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
       const day = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
       const entryId = day.entryId;
       if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
@@ -115,9 +115,13 @@ interface DayAppend {
   lock: boolean;
 }
 
-/** What an append wrote: the entry the text ended in, that entry's whole text, and the entries it started. */
+/**
+ * What an append wrote: the entry the text ended in, that entry's length before the text and its
+ * whole text after, and the entries the text started.
+ */
 interface DayWritten {
   entryId: string;
+  lengthBefore: number;
   content: string;
   createdEntryIds: string[];
 }
@@ -141,7 +145,7 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
       updated_at: day.now,
     });
     if (inserted) {
-      if (!rest.length) return { entryId: id, content: first ?? '', createdEntryIds: [id] };
+      if (!rest.length) return { entryId: id, lengthBefore: 0, content: first ?? '', createdEntryIds: [id] };
       const continued = await continueDay(ctx, trx, day, (await repo.findEntry(trx, userId, id))!, rest);
       return { ...continued, createdEntryIds: [id, ...continued.createdEntryIds] };
     }
@@ -158,7 +162,7 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
     ...(content !== before && { content: ctx.cipher.encrypt(userId, salt, content), word_count: countWords(content) }),
     updated_at: day.now,
   });
-  return { entryId: entry.id, content, createdEntryIds: [] };
+  return { entryId: entry.id, lengthBefore: before.length, content, createdEntryIds: [] };
 }
 
 /**
@@ -169,7 +173,7 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
 async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<DayWritten> {
   let part = latest.sms_part;
   let createdAt = new Date(latest.created_at).getTime();
-  const written: DayWritten = { entryId: latest.id, content: '', createdEntryIds: [] };
+  const written: DayWritten = { entryId: latest.id, lengthBefore: 0, content: '', createdEntryIds: [] };
   for (const piece of pieces.length ? pieces : ['']) {
     part += 1;
     createdAt += 1;

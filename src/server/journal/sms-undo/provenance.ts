@@ -2,11 +2,11 @@ import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { addDays } from '../dates';
-import { forgetUndoRecordsBefore, insertUndoRecord, photoIdsOf, smsDayEntries } from './repo';
+import { forgetUndoRecordsBefore, insertUndoRecord, photoIdsOf, smsDayEntryIds } from './repo';
 
-/** A day's SMS entries (with their content lengths) and photos just before a text is appended. */
+/** A day's SMS entries and, when the text brings photos, their photos, just before it is appended. */
 export interface SmsDaySnapshot {
-  contentLengths: Map<string, number>;
+  entryIds: Set<string>;
   photoIds: Set<string>;
 }
 
@@ -16,16 +16,16 @@ export function contentHash(ctx: AppContext, userId: string, content: string): s
 }
 
 /** Taken inside the append's transaction, before the text goes in. */
-export async function snapshotSmsDay(ctx: AppContext, trx: Db, owner: { userId: string; salt: string }, entryDate: string): Promise<SmsDaySnapshot> {
-  const entries = await smsDayEntries(trx, owner.userId, entryDate);
-  const contentLengths = new Map(entries.map((e) => [e.id, ctx.cipher.decrypt(owner.userId, owner.salt, e.content).length]));
-  return { contentLengths, photoIds: new Set(await photoIdsOf(trx, owner.userId, [...contentLengths.keys()])) };
+export async function snapshotSmsDay(trx: Db, userId: string, entryDate: string, withPhotos: boolean): Promise<SmsDaySnapshot> {
+  const entryIds = await smsDayEntryIds(trx, userId, entryDate);
+  return { entryIds: new Set(entryIds), photoIds: new Set(withPhotos ? await photoIdsOf(trx, userId, entryIds) : []) };
 }
 
 export interface AppliedText {
   messageId: string;
-  /** The entry the text ended in (the append's result), and that entry's whole text now. */
+  /** The entry the text ended in (the append's result), its length before the text, and its whole text now. */
   entryId: string;
+  lengthBefore: number;
   content: string;
   /** The entries the text started (a new day entry, continuations). */
   createdEntryIds: readonly string[];
@@ -48,14 +48,14 @@ export async function recordSmsProvenance(ctx: AppContext, trx: Db, owner: { use
   const { userId } = owner;
   // A day's margin for a change of time zone; older records can never be undone.
   await forgetUndoRecordsBefore(trx, userId, addDays(text.receivedOn, -2));
-  const dayEntryIds = [...before.contentLengths.keys(), ...text.createdEntryIds];
+  const dayEntryIds = [...before.entryIds, ...text.createdEntryIds];
   await insertUndoRecord(trx, {
     message_id: text.messageId,
     user_id: userId,
     received_on: text.receivedOn,
     entry_id: text.entryId,
     // The text went on the end of the entry (after a blank line), so what was there before is a prefix.
-    length_before: before.contentLengths.get(text.entryId) ?? 0,
+    length_before: text.lengthBefore,
     content_hash: contentHash(ctx, userId, text.content),
     created_entry_ids: JSON.stringify(text.createdEntryIds),
     photo_ids: JSON.stringify(text.addedPhotos ? (await photoIdsOf(trx, userId, dayEntryIds)).filter((id) => !before.photoIds.has(id)) : []),

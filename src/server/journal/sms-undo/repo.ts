@@ -70,13 +70,13 @@ export async function undoneBy(db: Db, userId: string, undoMessageId: string): P
     .executeTakeFirst();
 }
 
-/** The day's SMS entries: id and stored (encrypted) content. */
-export async function smsDayEntries(db: Db, userId: string, entryDate: string): Promise<Array<{ id: string; content: string }>> {
-  return smsDay(db, { userId, entryDate });
+/** The ids of the day's SMS entries. */
+export async function smsDayEntryIds(db: Db, userId: string, entryDate: string): Promise<string[]> {
+  return (await smsDay(db, { userId, entryDate })).map((entry) => entry.id);
 }
 
-const smsDay = preparedQuery<{ userId: string; entryDate: string }, { id: string; content: string }>((db, param) =>
-  db.selectFrom('journal_entries').select(['id', 'content']).where('user_id', '=', param('userId')).where('entry_date', '=', param('entryDate')).where('source', '=', SMS_SOURCE),
+const smsDay = preparedQuery<{ userId: string; entryDate: string }, { id: string }>((db, param) =>
+  db.selectFrom('journal_entries').select('id').where('user_id', '=', param('userId')).where('entry_date', '=', param('entryDate')).where('source', '=', SMS_SOURCE),
 );
 
 /** The ids of the photos in those entries. */
