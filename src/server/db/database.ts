@@ -103,7 +103,7 @@ export function openDatabase(url: string): DatabaseHandle {
     // Inside a transaction another request holds the one connection: wait for it through Kysely.
     if (sqlite.inTransaction) return undefined;
     const statement = statements.prepare(sql) as SQLite.Statement;
-    return statement.reader ? statement.all(parameters) : undefined;
+    return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
   });
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }

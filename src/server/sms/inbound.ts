@@ -7,7 +7,7 @@ import type { SmsMedia } from '../journal/sms-entries';
 import { providerKeywordOf } from './keywords';
 import { isOversizedText, refuseOversizedText } from './oversized-text';
 import { inboundQueueOf } from './inbound-queue';
-import { insertInboundOnce } from './repo';
+import { insertReceivedOnce } from './repo';
 
 /** One inbound text as the provider delivered it (Twilio's webhook fields, parsed). */
 export interface InboundText {
@@ -28,17 +28,20 @@ export async function recordInboundText(ctx: AppContext, text: InboundText): Pro
   const now = ctx.clock.now().toISOString();
   const id = newId();
   const providerKeyword = providerKeywordOf(text.optOutType);
-  const row = { id, messageSid: text.messageSid, from: text.from, to: text.to, at: now };
-  const fields = {
+  const row = {
+    id,
+    messageSid: text.messageSid,
+    from: text.from,
+    to: text.to,
+    at: now,
     // Until processed, the kind says whether the provider already answered a keyword.
     kind: providerKeyword ? `provider_${providerKeyword}` : 'inbound',
-    status: 'received',
     body: ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, text.body),
     media: text.media.length ? JSON.stringify(text.media) : null,
   };
   // Texts arriving together are committed together: a burst of webhooks no longer waits on one
   // disk flush each.
-  const inserted = await commitTogether(ctx, (db) => insertInboundOnce(db, row, fields));
+  const inserted = await commitTogether(ctx, (db) => insertReceivedOnce(db, row));
   if (!inserted) return { id, duplicate: true };
   ctx.simulators.sms?.receive({ id: text.messageSid, from: text.from, to: text.to, body: text.body, at: new Date().toISOString() });
   return { id, duplicate: false };

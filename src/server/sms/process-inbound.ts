@@ -6,7 +6,8 @@ import { commitTogether } from '../db/group-commit';
 import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
-import { handleInboundText } from './inbound-rules';
+import { preparedQuery } from '../db/prepared';
+import { handleInboundText, type HandledText } from './inbound-rules';
 import type { Keyword } from './keywords';
 
 export type ProcessOutcome = { status: 'processed' } | { status: 'busy' } | { status: 'failed'; error: string };
@@ -25,11 +26,31 @@ export interface ProcessOptions {
   takeClaimsBefore?: Date;
 }
 
-/** What processing one claimed text came to, and the row changes that record it. */
+/** How a handled text's row is marked: processed (with what it was), or failed and due again later. */
+interface Processed {
+  id: string;
+  kind: HandledText['kind'];
+  userId: string | null;
+  entryId: string | null;
+  entryDate: string | null;
+  processingMs: number;
+  at: string;
+}
+interface Failed {
+  id: string;
+  processingMs: number;
+  errorCode: string;
+  errorMessage: string;
+  sendAfter: string;
+  at: string;
+}
+type Settlement = { status: 'processed'; row: Processed } | { status: 'failed'; row: Failed };
+
+/** What processing one claimed text came to, and how its row records it. */
 interface Handled {
   outcome: Exclude<ProcessOutcome, { status: 'busy' }>;
   metric: string;
-  changes: Partial<SmsMessage>;
+  settlement: Settlement;
 }
 
 /**
@@ -53,7 +74,7 @@ export async function processInboundMessage(ctx: AppContext, id: string, options
  */
 export async function processInboundMessages(ctx: AppContext, ids: readonly string[], options: ProcessOptions & { yieldBetween?: boolean } = {}): Promise<ProcessOutcome[]> {
   const claimed = await claimAll(ctx, ids, options.takeClaimsBefore);
-  const handled: (Handled & { id: string })[] = [];
+  const handled: Handled[] = [];
   const outcomes: ProcessOutcome[] = [];
   for (const id of ids) {
     const row = claimed.get(id);
@@ -63,10 +84,10 @@ export async function processInboundMessages(ctx: AppContext, ids: readonly stri
     }
     if (handled.length > 0 && options.yieldBetween) await new Promise((resolve) => setImmediate(resolve));
     const result = await handle(ctx, row);
-    handled.push({ ...result, id });
+    handled.push(result);
     outcomes.push(result.outcome);
   }
-  const settled = await settleAll(ctx, handled);
+  const settled = await settleAll(ctx, handled.map((text) => text.settlement));
   handled.forEach((text, i) => settled[i] && ctx.metrics.inboundText(text.metric));
   return outcomes;
 }
@@ -84,40 +105,28 @@ async function handle(ctx: AppContext, row: SmsMessage): Promise<Handled> {
       receivedAt: new Date(row.created_at),
       providerKeyword: providerKeywordOfKind(row.kind),
     });
-    return {
-      outcome: { status: 'processed' },
-      metric: handled.kind,
-      changes: {
-        processed: 1,
-        status: 'processed',
-        kind: handled.kind,
-        user_id: handled.userId,
-        entry_id: handled.entryId ?? null,
-        entry_date: handled.entryDate ?? null,
-        // Once in the journal, the text lives only under the owner's key: deleting the entry deletes it.
-        ...(handled.kind === 'journal' ? { body: null } : {}),
-        processing_ms: elapsed(),
-        error_code: null,
-        error_message: null,
-        updated_at: ctx.clock.now().toISOString(),
-      },
+    const processed: Processed = {
+      id: row.id,
+      kind: handled.kind,
+      userId: handled.userId,
+      entryId: handled.entryId ?? null,
+      entryDate: handled.entryDate ?? null,
+      processingMs: elapsed(),
+      at: ctx.clock.now().toISOString(),
     };
+    return { outcome: { status: 'processed' }, metric: handled.kind, settlement: { status: 'processed', row: processed } };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     const retryIn = Math.min(RETRY_BASE_MS * 2 ** Math.max(row.attempts - 1, 0), RETRY_CAP_MS);
-    return {
-      outcome: { status: 'failed', error },
-      metric: 'failed',
-      changes: {
-        status: 'failed',
-        processing_ms: elapsed(),
-        error_code: err instanceof AppError ? err.code : 'PROCESSING_FAILED',
-        error_message: error,
-        claimed_at: null,
-        send_after: new Date(ctx.clock.now().getTime() + retryIn).toISOString(),
-        updated_at: ctx.clock.now().toISOString(),
-      },
+    const failed: Failed = {
+      id: row.id,
+      processingMs: elapsed(),
+      errorCode: err instanceof AppError ? err.code : 'PROCESSING_FAILED',
+      errorMessage: error,
+      sendAfter: new Date(ctx.clock.now().getTime() + retryIn).toISOString(),
+      at: ctx.clock.now().toISOString(),
     };
+    return { outcome: { status: 'failed', error }, metric: 'failed', settlement: { status: 'failed', row: failed } };
   }
 }
 
@@ -127,18 +136,60 @@ async function handle(ctx: AppContext, row: SmsMessage): Promise<Handled> {
  * taken over), the first settles it, and a worker whose claim was taken over never marks a text
  * another processed as failed. True for each outcome written.
  */
-async function settleAll(ctx: AppContext, texts: readonly { id: string; changes: Partial<SmsMessage> }[]): Promise<boolean[]> {
+async function settleAll(ctx: AppContext, texts: readonly Settlement[]): Promise<boolean[]> {
   if (!texts.length) return [];
   const settle = async (db: Db) => {
     const written: boolean[] = [];
-    for (const { id, changes } of texts) {
-      const result = await db.updateTable('sms_messages').set(changes).where('id', '=', id).where('processed', '=', 0).executeTakeFirst();
-      written.push(Number(result.numUpdatedRows) === 1);
+    for (const text of texts) {
+      const rows = text.status === 'failed' ? await markFailed(db, text.row) : await (text.row.kind === 'journal' ? markJournaled : markProcessed)(db, text.row);
+      written.push(rows.length === 1);
     }
     return written;
   };
   return ctx.dbKind === 'sqlite' ? commitTogether(ctx, settle) : ctx.db.transaction().execute(settle);
 }
+
+// Each text's outcome is one of these (db/prepared.ts); RETURNING gives a row only when it was written.
+const processedQuery = (journaled: boolean) =>
+  preparedQuery<Processed, { id: string }>((db, param) =>
+    db
+      .updateTable('sms_messages')
+      .set({
+        processed: 1,
+        status: 'processed',
+        kind: param('kind'),
+        user_id: param('userId'),
+        entry_id: param('entryId'),
+        entry_date: param('entryDate'),
+        processing_ms: param('processingMs'),
+        error_code: null,
+        error_message: null,
+        updated_at: param('at'),
+        // Once in the journal, the text lives only under the owner's key: deleting the entry deletes it.
+        ...(journaled ? { body: null } : {}),
+      })
+      .where('id', '=', param('id'))
+      .where('processed', '=', 0)
+      .returning('id'),
+  );
+const markProcessed = processedQuery(false);
+const markJournaled = processedQuery(true);
+const markFailed = preparedQuery<Failed, { id: string }>((db, param) =>
+  db
+    .updateTable('sms_messages')
+    .set({
+      status: 'failed',
+      processing_ms: param('processingMs'),
+      error_code: param('errorCode'),
+      error_message: param('errorMessage'),
+      claimed_at: null,
+      send_after: param('sendAfter'),
+      updated_at: param('at'),
+    })
+    .where('id', '=', param('id'))
+    .where('processed', '=', 0)
+    .returning('id'),
+);
 
 /** Claims the texts that are not processed and not held under a live lease; the claimed rows by id. */
 async function claimAll(ctx: AppContext, ids: readonly string[], takeClaimsBefore?: Date): Promise<Map<string, SmsMessage>> {

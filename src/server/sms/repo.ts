@@ -53,6 +53,44 @@ export async function updateMessage(db: Db, id: string, changes: Partial<SmsMess
   await db.updateTable('sms_messages').set(changes).where('id', '=', id).execute();
 }
 
+/** A text just received, waiting to be processed: the webhook's one write (see insertMessageOnce). */
+export interface ReceivedRow {
+  id: string;
+  messageSid: string;
+  from: string;
+  to: string;
+  at: string;
+  kind: string;
+  body: string;
+  media: string | null;
+}
+
+/** Records a text as received unless its provider id is already recorded; true when this call recorded it. */
+export async function insertReceivedOnce(db: Db, row: ReceivedRow): Promise<boolean> {
+  return (await receivedOnce(db, row)).length > 0;
+}
+
+// Every webhook writes one (db/prepared.ts); RETURNING gives a row only when it was inserted.
+const receivedOnce = preparedQuery<ReceivedRow, { id: string }>((db, param) =>
+  db
+    .insertInto('sms_messages')
+    .values({
+      id: param('id'),
+      direction: 'inbound',
+      provider_message_id: param('messageSid'),
+      from_number: param('from'),
+      to_number: param('to'),
+      created_at: param('at'),
+      updated_at: param('at'),
+      kind: param('kind'),
+      status: 'received',
+      body: param('body'),
+      media: param('media'),
+    })
+    .onConflict((oc) => oc.column('provider_message_id').doNothing())
+    .returning('id'),
+);
+
 export async function findProfileByPhone(db: Db, phone: string): Promise<Profile | undefined> {
   const [profile] = await profileByPhone(db, { phone });
   return profile;
