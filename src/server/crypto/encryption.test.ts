@@ -1,6 +1,6 @@
 import { createCipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTextCipher, newKeySalt } from './encryption';
+import { createTextCipher, freshIv, newKeySalt } from './encryption';
 
 const masterKey = randomBytes(32);
 
@@ -26,6 +26,22 @@ describe('the text cipher', () => {
     expect(cipher.decrypt('user-b', salt, sealed)).toBe(sealed);
     expect(cipher.decrypt('user-a', newKeySalt(), sealed)).toBe(sealed);
     expect(createTextCipher(randomBytes(32)).decrypt('user-a', salt, sealed)).toBe(sealed);
+  });
+
+  it('never hands out the same IV twice, across the blocks they are drawn from', () => {
+    const cipher = createTextCipher(masterKey);
+    const salt = newKeySalt();
+    const seen = new Set<string>();
+    // 3,000 IVs span several blocks of 512: direct draws and the ones sealed values carry.
+    for (let i = 0; i < 1_500; i++) {
+      const iv = freshIv();
+      expect(iv).toHaveLength(12);
+      seen.add(iv.toString('hex'));
+      const sealed = Buffer.from(cipher.encrypt('user-a', salt, `entry ${i}`).split(':')[2]!, 'base64');
+      seen.add(sealed.subarray(0, 12).toString('hex'));
+      expect(cipher.decrypt('user-a', salt, cipher.encrypt('user-a', salt, `entry ${i}`))).toBe(`entry ${i}`);
+    }
+    expect(seen.size).toBe(3_000);
   });
 
   it('gives new accounts HKDF keys, and still opens rows sealed under the older PBKDF2 keys', () => {

@@ -44,6 +44,26 @@ export interface TextCipher {
   keyIdOfBytes(sealed: Buffer): string;
 }
 
+/** Random bytes for IVs, drawn in blocks: one call for 12 bytes cost about 2 µs, a slice of a block 0.1 µs. */
+const IV_BLOCK_BYTES = IV_BYTES * 512;
+let ivBlock = Buffer.alloc(0);
+let ivOffset = 0;
+
+/**
+ * A new random IV (12 bytes). Each block is fresh from the CSPRNG and each slice of it is handed
+ * out once; a used block is never refilled in place (its slices may still be referenced), a new one
+ * is drawn instead.
+ */
+export function freshIv(): Buffer {
+  if (ivOffset + IV_BYTES > ivBlock.length) {
+    ivBlock = randomBytes(IV_BLOCK_BYTES);
+    ivOffset = 0;
+  }
+  const iv = ivBlock.subarray(ivOffset, ivOffset + IV_BYTES);
+  ivOffset += IV_BYTES;
+  return iv;
+}
+
 /** A master key's public name: the first 8 characters of HMAC-SHA256(key, "jotline key id"), base64url. */
 export function masterKeyId(masterKey: Buffer): string {
   return createHmac('sha256', masterKey).update('jotline key id').digest('base64url').slice(0, KEY_ID_LENGTH);
@@ -92,7 +112,7 @@ export function createTextCipher(masterKey: Buffer, previousMasterKey?: Buffer):
     return remember(cacheKey, key);
   };
   const seal = (key: Buffer, plain: Buffer) => {
-    const iv = randomBytes(IV_BYTES);
+    const iv = freshIv();
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
   };
