@@ -1,38 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localDate } from '../journal/dates';
 import { buildUser } from '../test/factories';
 import { sendDueMessages } from './outbound';
 import {
   breakPhotoStorage,
-  buildSmsTestApp,
   exportedJournalOf,
   inboundRow,
   journalOf,
   mmsFields,
   outboundTo,
   PUBLIC_URL,
-  startFakeMediaHost,
-  startFakeTwilio,
   textJournal,
   type FakeMediaHost,
   type FakeTwilio,
   type SmsTestApp,
+  withTwilioApp,
 } from './test-support';
 
 describe('journal texts from a verified user', () => {
   let twilio: FakeTwilio;
   let media: FakeMediaHost;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    media = await startFakeMediaHost();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-    await media.close();
-  });
+  withTwilioApp((app) => ({ twilio, media, t } = app));
 
   it('appends the text to the day entry and records where it went, without replying', async () => {
     const user = await buildUser(t);

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser } from '../test/factories';
 import { recordInboundText } from './inbound';
 import { processInboundMessages } from './process-inbound';
-import { breakPhotoStorage, buildSmsTestApp, inboundRow, JOURNAL_NUMBER, journalOf, newMessageSid, startFakeMediaHost, type FakeMediaHost, type SmsTestApp } from './test-support';
+import { breakPhotoStorage, inboundRow, JOURNAL_NUMBER, journalOf, newMessageSid, type FakeMediaHost, type SmsTestApp, withTwilioApp } from './test-support';
 
 // The queue hands texts over in batches: claimed in one statement, handled one after another,
 // outcomes written together. Each text must still end exactly as it would on its own.
 describe('processing texts in a batch', () => {
   let t: SmsTestApp;
   let media: FakeMediaHost;
-  beforeAll(async () => {
-    t = await buildSmsTestApp();
-    media = await startFakeMediaHost();
-  });
-  afterAll(async () => {
-    await t.close();
-    await media.close();
-  });
+  withTwilioApp((app) => ({ t, media } = app));
 
   const record = async (from: string, body: string, mediaUrls: string[] = []) => {
     const messageSid = newMessageSid();

@@ -277,18 +277,21 @@ export async function exportedJournalOf(t: SmsTestApp, userId: string): Promise<
 }
 
 /**
- * For one describe block: a fake Twilio and an app wired to it on a database of its own, started
- * before the tests and closed after them. `assign` receives both once they are up.
+ * For one describe block: a fake Twilio, a host serving MMS photos, and an app wired to Twilio on a
+ * database of its own, started before the tests and closed after them. `assign` receives them once
+ * they are up.
  */
-export function withTwilioApp(assign: (app: { twilio: FakeTwilio; t: SmsTestApp }) => void): void {
-  let app: { twilio: FakeTwilio; t: SmsTestApp } | undefined;
+export function withTwilioApp(assign: (app: { twilio: FakeTwilio; media: FakeMediaHost; t: SmsTestApp }) => void): void {
+  let app: { twilio: FakeTwilio; media: FakeMediaHost; t: SmsTestApp } | undefined;
   beforeAll(async () => {
     const twilio = await startFakeTwilio();
-    app = { twilio, t: await buildSmsTestApp({ twilio }) };
+    const media = await startFakeMediaHost();
+    app = { twilio, media, t: await buildSmsTestApp({ twilio }) };
     assign(app);
   });
   afterAll(async () => {
     await app?.t.close();
     await app?.twilio.close();
+    await app?.media.close();
   });
 }

@@ -11,31 +11,19 @@ import {
   mmsFields,
   newMessageSid,
   postTwilioWebhook,
-  startFakeMediaHost,
-  startFakeTwilio,
   PUBLIC_URL,
   textJournal,
   twilioSignature,
   TWILIO_SID,
   type FakeMediaHost,
-  type FakeTwilio,
   type SmsTestApp,
+  withTwilioApp,
 } from './test-support';
 
 describe('POST /webhooks/twilio/sms with Twilio', () => {
-  let twilio: FakeTwilio;
   let mediaHost: FakeMediaHost;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    mediaHost = await startFakeMediaHost();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-    await mediaHost.close();
-  });
+  withTwilioApp((app) => ({ media: mediaHost, t } = app));
 
   const fields = (from: string, body: string) => ({ MessageSid: newMessageSid(), AccountSid: TWILIO_SID, From: from, To: JOURNAL_NUMBER, Body: body, NumMedia: '0' });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { runReminderPass } from '../../reminders/service';
 import { apiClient, buildUser, signIn } from '../../test/factories';
@@ -6,7 +6,6 @@ import { handleInboundText } from '../inbound-rules';
 import { inboundProcessingSettled } from '../inbound';
 import { sendDueMessages } from '../outbound';
 import {
-  buildSmsTestApp,
   inboundRow,
   journalOf,
   mmsFields,
@@ -15,14 +14,13 @@ import {
   postTwilioWebhook,
   profileOf,
   PUBLIC_URL,
-  startFakeMediaHost,
-  startFakeTwilio,
   textJournal,
   TWILIO_SID,
   JOURNAL_NUMBER,
   type FakeMediaHost,
   type FakeTwilio,
   type SmsTestApp,
+  withTwilioApp,
 } from '../test-support';
 
 const t_ = messages.textCommands;
@@ -33,16 +31,7 @@ describe('text commands', () => {
   let twilio: FakeTwilio;
   let media: FakeMediaHost;
   let t: SmsTestApp;
-  beforeAll(async () => {
-    twilio = await startFakeTwilio();
-    media = await startFakeMediaHost();
-    t = await buildSmsTestApp({ twilio });
-  });
-  afterAll(async () => {
-    await t.close();
-    await twilio.close();
-    await media.close();
-  });
+  withTwilioApp((app) => ({ twilio, media, t } = app));
   beforeEach(() => t.clock.set(MORNING));
 
   /** Texts the journal and returns what the user got back (sent by the outbound worker). */
