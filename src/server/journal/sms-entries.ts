@@ -191,7 +191,8 @@ async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: Jou
     });
     // The journal's writers take turns, so the part is free; if not, the text is retried later.
     if (!inserted) throw new Error('The continuation entry already exists');
-    Object.assign(written, { entryId: id, content: piece });
+    written.entryId = id;
+    written.content = piece;
     written.createdEntryIds.push(id);
   }
   return written;

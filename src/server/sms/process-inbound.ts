@@ -3,10 +3,10 @@ import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { Db } from '../db/database';
 import { commitTogether } from '../db/group-commit';
+import { preparedQuery } from '../db/prepared';
 import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
-import { preparedQuery } from '../db/prepared';
 import { handleInboundText, type HandledText } from './inbound-rules';
 import type { Keyword } from './keywords';
 
