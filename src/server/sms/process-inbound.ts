@@ -44,14 +44,8 @@ interface Failed {
   sendAfter: string;
   at: string;
 }
+/** What processing one claimed text came to, as its row will record it. */
 type Settlement = { status: 'processed'; row: Processed } | { status: 'failed'; row: Failed };
-
-/** What processing one claimed text came to, and how its row records it. */
-interface Handled {
-  outcome: Exclude<ProcessOutcome, { status: 'busy' }>;
-  metric: string;
-  settlement: Settlement;
-}
 
 /**
  * Processes one recorded inbound text, at most once at a time across instances (a leased claim on
@@ -74,7 +68,7 @@ export async function processInboundMessage(ctx: AppContext, id: string, options
  */
 export async function processInboundMessages(ctx: AppContext, ids: readonly string[], options: ProcessOptions & { yieldBetween?: boolean } = {}): Promise<ProcessOutcome[]> {
   const claimed = await claimAll(ctx, ids, options.takeClaimsBefore);
-  const handled: Handled[] = [];
+  const handled: Settlement[] = [];
   const outcomes: ProcessOutcome[] = [];
   for (const id of ids) {
     const row = claimed.get(id);
@@ -83,16 +77,16 @@ export async function processInboundMessages(ctx: AppContext, ids: readonly stri
       continue;
     }
     if (handled.length > 0 && options.yieldBetween) await new Promise((resolve) => setImmediate(resolve));
-    const result = await handle(ctx, row);
-    handled.push(result);
-    outcomes.push(result.outcome);
+    const settlement = await handle(ctx, row);
+    handled.push(settlement);
+    outcomes.push(settlement.status === 'failed' ? { status: 'failed', error: settlement.row.errorMessage } : { status: 'processed' });
   }
-  const settled = await settleAll(ctx, handled.map((text) => text.settlement));
-  handled.forEach((text, i) => settled[i] && ctx.metrics.inboundText(text.metric));
+  const settled = await settleAll(ctx, handled);
+  handled.forEach((text, i) => settled[i] && ctx.metrics.inboundText(text.status === 'failed' ? 'failed' : text.row.kind));
   return outcomes;
 }
 
-async function handle(ctx: AppContext, row: SmsMessage): Promise<Handled> {
+async function handle(ctx: AppContext, row: SmsMessage): Promise<Settlement> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
@@ -114,7 +108,7 @@ async function handle(ctx: AppContext, row: SmsMessage): Promise<Handled> {
       processingMs: elapsed(),
       at: ctx.clock.now().toISOString(),
     };
-    return { outcome: { status: 'processed' }, metric: handled.kind, settlement: { status: 'processed', row: processed } };
+    return { status: 'processed', row: processed };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
     const retryIn = Math.min(RETRY_BASE_MS * 2 ** Math.max(row.attempts - 1, 0), RETRY_CAP_MS);
@@ -126,7 +120,7 @@ async function handle(ctx: AppContext, row: SmsMessage): Promise<Handled> {
       sendAfter: new Date(ctx.clock.now().getTime() + retryIn).toISOString(),
       at: ctx.clock.now().toISOString(),
     };
-    return { outcome: { status: 'failed', error }, metric: 'failed', settlement: { status: 'failed', row: failed } };
+    return { status: 'failed', row: failed };
   }
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useReducer, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { loadOnce, preloadOnFirstInteraction } from '../../components/ui/lazy-dialog';
+import { preloadOnFirstInteraction } from '../../components/ui/lazy-dialog';
+import { loadOnce } from '../../components/ui/load-once';
 import { useAuth } from '../../features/auth/auth-context';
 import { toastFailure } from '../../features/journal/feedback';
 import { journalCopy } from '../../features/journal/copy';
