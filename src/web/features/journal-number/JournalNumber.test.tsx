@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
@@ -10,6 +10,7 @@ import { JournalPage } from '../../pages/journal/JournalPage';
 import { SettingsPage } from '../../pages/settings/SettingsPage';
 import { buildProfile } from '../../pages/settings/test-support';
 import { journalNumberVCard } from './vcard';
+import { loadAccountMenu } from '../../pages/journal/AccountMenu';
 
 // The server's number, different from the one the build published and from the user's own (+12025550123).
 const SERVER_NUMBER = '+13125550199';
@@ -21,6 +22,9 @@ const routes = [
 ];
 
 let api: FakeApi;
+// The menu's code is in before the page renders, as it is once the reader has moved: a press then lands
+// on the menu's own button. (AccountMenu.test covers a press that comes before the code.)
+beforeAll(loadAccountMenu);
 beforeEach(() => {
   api = installFakeApi();
   api.on('GET /api/entries', reply(200, { entries: [], nextCursor: null }));

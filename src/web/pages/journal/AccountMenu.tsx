@@ -12,6 +12,9 @@ type MenuComponent = (props: AccountMenuContentProps) => ReactNode;
 /** The menu itself: Radix's dropdown, its positioning and its focus handling (about 26 KB compressed). */
 const menuCode = loadOnce<MenuComponent>(() => import('./AccountMenuContent').then((module) => module.AccountMenuContent));
 
+/** Fetches the menu's code ahead of need; a header rendered afterwards shows the full menu at once. */
+export const loadAccountMenu = (): Promise<void> => menuCode.load().then(() => undefined);
+
 /** Keys that open Radix's dropdown from its button. */
 const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
 

@@ -1,17 +1,21 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
 import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { JournalPage } from './JournalPage';
+import { loadAccountMenu } from './AccountMenu';
 
 const routes = [{ path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> }, markerRoute('/'), markerRoute('/sign-in'), markerRoute('/settings')];
 const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
 
 let api: FakeApi;
+// The menu's code is in before the page renders, as it is once the reader has moved: a press then lands
+// on the menu's own button. (AccountMenu.test covers a press that comes before the code.)
+beforeAll(loadAccountMenu);
 beforeEach(() => {
   api = installFakeApi();
   api.on('GET /api/entries', reply(200, { entries: [], nextCursor: null }));
