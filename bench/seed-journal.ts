@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { JournalEntryRow, JournalPhotoRow } from '../src/server/db/tables';
+import type { Insertable } from 'kysely';
+import type { JournalEntryRow, JournalPhotoRow, RefreshTokensTable } from '../src/server/db/tables';
 import { newId } from '../src/server/ids';
 import { addDays, localDate } from '../src/server/journal/dates';
 import { sealEntryText } from '../src/server/journal/entry-cipher';
@@ -33,6 +34,8 @@ function random(seed: number) {
  * A user with one entry a day for `days` days (about 40-200 words each, some tags, a photo record
  * on every tenth) written straight to the database the way the services write them. The word
  * "zeppelin" appears in exactly ten entries, for a search that has to look through everything.
+ * Like a real user of that many days, the user has signed in before: a refresh token a day, in
+ * sessions of a week (exchanged, or signed out), ahead of the session the benchmark signs in with.
  */
 export async function seedJournal(app: FastifyInstance, days: number): Promise<{ userId: string; token: string; rareWord: string }> {
   const t = { app } as TestApp;
@@ -69,10 +72,18 @@ export async function seedJournal(app: FastifyInstance, days: number): Promise<{
       photos.push({ id: newId(), entry_id: id, user_id: user.id, file_path: `${key}.jpg`, thumb_path: `${key}.thumb.webp`, file_name: 'photo.jpg', file_size: 250_000, mime_type: 'image/jpeg', position: 0, created_at: at });
     }
   }
+  const sessions: Insertable<RefreshTokensTable>[] = [];
+  for (let i = days; i > 0; i--) {
+    const at = `${addDays(today, -i)}T08:00:00.000Z`;
+    const family = Math.floor(i / 7);
+    const signedOut = family % 3 === 0 && i % 7 === 0;
+    sessions.push({ id: newId(), user_id: user.id, token_hash: `past-${user.id}-${i}`, family_id: `past-${user.id}-${family}`, rotated_at: signedOut ? null : at, revoked_at: signedOut ? at : null, expires_at: `${addDays(today, 30 - i)}T08:00:00.000Z`, created_at: at });
+  }
   await ctx.db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('journal_entries').values(rows.slice(i, i + 500)).execute();
     for (let i = 0; i < photos.length; i += 500) await trx.insertInto('journal_photos').values(photos.slice(i, i + 500)).execute();
     await bumpRevision(trx, user.id);
+    for (let i = 0; i < sessions.length; i += 500) await trx.insertInto('refresh_tokens').values(sessions.slice(i, i + 500)).execute();
   });
   return { userId: user.id, token: await signIn(t, user), rareWord: 'zeppelin' };
 }

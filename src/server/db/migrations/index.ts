@@ -13,6 +13,7 @@ import * as smsContinuations from './2026-11-23-0050-sms-continuations';
 import * as reminderDueIndexes from './2026-11-23-0080-reminder-due-indexes';
 import * as keyRotations from './2026-11-23-0095-key-rotations';
 import * as sealedSecrets from './2026-11-23-0100-sealed-secrets';
+import * as liveSessionIndex from './2026-11-24-0010-live-session-index';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0080-reminder-due-indexes': reminderDueIndexes,
   '2026-11-23-0095-key-rotations': keyRotations,
   '2026-11-23-0100-sealed-secrets': sealedSecrets,
+  '2026-11-24-0010-live-session-index': liveSessionIndex,
 };
