@@ -27,8 +27,10 @@ describe('texts land in the day entry', () => {
     const ctx = t.app.ctx;
     const first = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: '  Woke up   early ', receivedAt: new Date('2026-06-01T09:00:00Z'), media: [] });
     const second = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: 'Ran 5k', receivedAt: new Date('2026-06-01T18:00:00Z'), media: [] });
-    expect(second).toEqual(first);
+    expect([second.entryId, second.entryDate]).toEqual([first.entryId, first.entryDate]);
     expect(first.entryDate).toBe('2026-06-01');
+    // Only the first text of the day started an entry (milestones are checked for it alone).
+    expect([first.startedEntry, second.startedEntry]).toEqual([true, false]);
     const next = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: 'New day', receivedAt: new Date('2026-06-02T08:00:00Z'), media: [] });
     expect(next.entryId).not.toBe(first.entryId);
     const { entries } = await listEntries(t, user);
@@ -106,7 +108,8 @@ describe('texts land in the day entry', () => {
       // Two workers at once (a claim that ran out while the first was still busy), then once more.
       const [first, second] = await Promise.all([appendSmsToDayEntry(t.app.ctx, text), appendSmsToDayEntry(t.app.ctx, text)]);
       const again = await appendSmsToDayEntry(t.app.ctx, text);
-      expect([second, again]).toEqual([first, first]);
+      const where = (r: typeof first) => [r.entryId, r.entryDate];
+      expect([where(second), where(again)]).toEqual([where(first), where(first)]);
       await appendSmsToDayEntry(t.app.ctx, { ...text, messageId: newId(), text: 'Another text' });
       const { entries } = await listEntries(t, user);
       expect(entries.map((e) => [e.id, e.content, e.photos.length])).toEqual([[first.entryId, 'Only once\n\nAnother text', 2]]);

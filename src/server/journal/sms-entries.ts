@@ -68,13 +68,24 @@ async function photosThatFit(trx: Db, userId: string, entryId: string, photos: r
  * Idempotent per message: the journal records the message id with the append, so a text processed
  * again (a crash before it was marked processed) is not added twice.
  */
-export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<{ entryId: string; entryDate: string }> {
+/** Where a text went. */
+export interface AppendedSms {
+  entryId: string;
+  entryDate: string;
+  /**
+   * Whether the text started an entry (a new day, or a continuation); undefined when an earlier
+   * processing of the text had already appended it, and so whether that one did is not known here.
+   */
+  startedEntry: boolean | undefined;
+}
+
+export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<AppendedSms> {
   const { userId, messageId } = input;
   // Checked before fetching photos, so a text processed again does not download them again; a
   // text without photos is checked once, inside the transaction.
   if (input.media.length) {
     const already = await repo.findAppliedSms(ctx.db, userId, messageId);
-    if (already) return { entryId: already.entry_id, entryDate: already.entry_date };
+    if (already) return { entryId: already.entry_id, entryDate: already.entry_date, startedEntry: undefined };
   }
 
   const owner = input.owner ?? (await loadOwner(ctx, userId));
@@ -89,7 +100,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
     changeJournal(ctx, userId, async (trx, revision) => {
       // Checked again now that this user's writers take turns: another worker may have just added it.
       const applied = await repo.findAppliedSms(trx, userId, messageId);
-      if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date };
+      if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date, startedEntry: undefined };
       const now = ctx.clock.now().toISOString();
       const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
       const day = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
@@ -97,7 +108,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
       await recordSmsProvenance(ctx, trx, owner, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
-      return { entryId, entryDate };
+      return { entryId, entryDate, startedEntry: day.createdEntryIds.length > 0 };
     }),
   );
 }

@@ -160,6 +160,9 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
       dedupeKey: `subscribe-prompt:${profile.id}:${today}`,
     }).catch(() => undefined);
   }
-  await celebrateMilestones(ctx, profile.id, { ...profile, hasAccess: access.hasAccess }).catch(() => undefined);
+  // Milestones count the days with an entry and the streak, which only a text that starts an entry
+  // can change. A text appended by an earlier processing is checked too: that processing may have
+  // stopped (a crash) between the journal and its check.
+  if (entry.startedEntry !== false) await celebrateMilestones(ctx, profile.id, { ...profile, hasAccess: access.hasAccess }).catch(() => undefined);
   return { kind: 'journal', userId: profile.id, entryId: entry.entryId, entryDate: entry.entryDate };
 }
