@@ -1,3 +1,4 @@
+import { deleteExpiredRefreshTokens } from '../auth/expired-sessions';
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
@@ -13,4 +14,5 @@ export const jobDefinitions: JobDefinition[] = [
   { name: 'inbound-sweep', everyMs: 10_000, run: (ctx) => runInboundSweep(ctx) },
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
+  { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },
 ];
