@@ -12,9 +12,13 @@ import { performance } from 'node:perf_hooks';
 import { register } from 'tsx/esm/api';
 
 const ENTRIES = 3650;
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 // Each scenario first runs this long unmeasured, so JIT and caches are warm for every one alike.
-const WARMUP_S = Math.min(2, DURATION_S);
+const WARMUP_S = Math.min(1, DURATION_S);
+// The scenarios run in turn, this many rounds, and each figure is the median of its rounds: on a
+// shared machine throughput drifts over a minute (the baseline by half between runs), and a
+// baseline measured once, a minute before the app, made the ratios drift with it.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 // /proc counts CPU time in ticks of 1/100 s on Linux.
 const CLOCK_TICKS = 100;
@@ -91,6 +95,21 @@ async function measure(server, path = '', headers = {}) {
   return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, cpuUs };
 }
 
+/** Each figure's median over the rounds (CPU null when /proc could not be read). */
+function medianOf(results) {
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
+  const cpu = results.map((r) => r.cpuUs);
+  return {
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    rps: median(results.map((r) => r.rps)),
+    cpuUs: cpu.includes(null) ? null : median(cpu),
+  };
+}
+
 async function timeIt(times, fn) {
   const started = performance.now();
   for (let i = 0; i < times; i++) await fn();
@@ -144,18 +163,23 @@ async function main() {
     writeFileSync(bodyFile, firstPage);
     const samePage = await child('baseline', { BODY_FILE: bodyFile });
     servers.push(samePage);
-    const rows = [
-      ['bare node:http, fixed JSON', await measure(baseline)],
-      [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, await measure(samePage)],
-      ['GET /api/entries (first page)', await measure(api, '/api/entries', auth)],
-      ['GET /api/entries (first page, br as browsers ask)', await measure(api, '/api/entries', { ...auth, 'accept-encoding': 'gzip, deflate, br' })],
-      [`GET /api/entries?q=${rareWord} (scans all)`, await measure(api, `/api/entries?q=${rareWord}`, auth)],
-      ['GET /api/entries?q=walk&tags=work&from=…', await measure(api, '/api/entries?q=walk&tags=work&from=2020-01-01&source=web', auth)],
+    const scenarios = [
+      ['bare node:http, fixed JSON', () => measure(baseline)],
+      [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, () => measure(samePage)],
+      ['GET /api/entries (first page)', () => measure(api, '/api/entries', auth)],
+      ['GET /api/entries (first page, br as browsers ask)', () => measure(api, '/api/entries', { ...auth, 'accept-encoding': 'gzip, deflate, br' })],
+      [`GET /api/entries?q=${rareWord} (scans all)`, () => measure(api, `/api/entries?q=${rareWord}`, auth)],
+      ['GET /api/entries?q=walk&tags=work&from=…', () => measure(api, '/api/entries?q=walk&tags=work&from=2020-01-01&source=web', auth)],
     ];
+    const runs = scenarios.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, [, run]] of scenarios.entries()) runs[i].push(await run());
+    }
+    const rows = scenarios.map(([name], i) => [name, medianOf(runs[i])]);
 
     const base = rows[0][1];
     const NAME_WIDTH = Math.max(...rows.map(([name]) => name.length)) + 2;
-    console.log(`\n${ENTRIES} entries · ${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up)\n`);
+    console.log(`\n${ENTRIES} entries · ${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · medians of ${ROUNDS} rounds, the scenarios in turn\n`);
     console.log(
       `${'scenario'.padEnd(NAME_WIDTH)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}` +
         `${'p50 ×bare'.padStart(11)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}${'CPU µs/req'.padStart(12)}${'bare ÷CPU'.padStart(11)}`,
