@@ -17,8 +17,11 @@ import { register } from 'tsx/esm/api';
 const USERS = Number(process.env.USERS ?? 10_000);
 /** Past entries per user (one a day, ending the day before yesterday: no streak milestone today). */
 const DAYS = Number(process.env.DAYS ?? 20);
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP_S = Math.min(2, DURATION_S);
+// Baseline and webhook take turns, this many rounds, each round ending once every text is processed;
+// the figures are medians (a baseline measured once drifted with the machine: see run.mjs).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
 const PUBLIC_URL = 'http://jotline.bench';
 const TOKEN = 'bench-twilio-auth-token';
@@ -184,6 +187,12 @@ async function statementsPerText(app) {
   return counts;
 }
 
+/** Each figure's median over the rounds. */
+function medianOf(results) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return { p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), rps: median(results.map((r) => r.rps)) };
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
   const env = {
@@ -217,30 +226,40 @@ async function main() {
     const db = app.ctx.db;
     servers.push(await child('baseline'), await child('app', env));
     const [baseline, api] = servers;
-    const rows = [
-      ['bare node:http, fixed TwiML', await measure(baseline.url, 'b')],
-      [`POST /webhooks/twilio/sms (signed), ${USERS.toLocaleString('en-US')} users`, await measure(api.url, 'a')],
-    ];
-    // Texts are answered once recorded; the rest are processed after the load stops.
-    started = performance.now();
     const pending = async () => Number((await db.selectFrom('sms_messages').select((eb) => eb.fn.countAll().as('n')).where('direction', '=', 'inbound').where('processed', '=', 0).executeTakeFirstOrThrow()).n);
-    let left = await pending();
-    const leftAtStop = left;
-    while (left > 0 && performance.now() - started < 120_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      left = await pending();
+    const bare = [];
+    const hooks = [];
+    const drains = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bare.push(await measure(baseline.url, `b${round}`));
+      hooks.push(await measure(api.url, `a${round}`));
+      // Texts are answered once recorded; the rest are processed after the load stops.
+      started = performance.now();
+      const atStop = await pending();
+      let left = atStop;
+      while (left > 0 && performance.now() - started < 120_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        left = await pending();
+      }
+      drains.push({ atStop, left, seconds: (performance.now() - started) / 1000 });
     }
-    const drainS = (performance.now() - started) / 1000;
+    const rows = [
+      ['bare node:http, fixed TwiML', medianOf(bare)],
+      [`POST /webhooks/twilio/sms (signed), ${USERS.toLocaleString('en-US')} users`, medianOf(hooks)],
+    ];
     const processed = Number((await db.selectFrom('sms_messages').select((eb) => eb.fn.countAll().as('n')).where('direction', '=', 'inbound').where('processed', '=', 1).executeTakeFirstOrThrow()).n);
     await app.close();
 
     const base = rows[0][1];
-    console.log(`\n${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · a new signed MessageSid per request\n`);
+    console.log(`\n${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · a new signed MessageSid per request · medians of ${ROUNDS} rounds, in turn\n`);
     console.log(`${'scenario'.padEnd(52)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}`);
     for (const [name, r] of rows) {
       console.log(`${name.padEnd(52)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}`);
     }
-    console.log(`\n  texts processed: ${processed.toLocaleString('en-US')}; unprocessed when the load stopped: ${leftAtStop.toLocaleString('en-US')}, all processed ${drainS.toFixed(1)} s later${left ? ` (${left} still waiting)` : ''}`);
+    console.log(`\n  texts processed: ${processed.toLocaleString('en-US')} in all; after each round's load:`);
+    for (const [i, d] of drains.entries()) {
+      console.log(`    round ${i + 1}: ${d.atStop.toLocaleString('en-US')} unprocessed when the load stopped, all processed ${d.seconds.toFixed(1)} s later${d.left ? ` (${d.left} still waiting)` : ''}`);
+    }
     console.log('  SQL statements to process one text (median of 50, the webhook\'s insert not counted):');
     for (const [label, n] of statements) console.log(`    ${label.padEnd(28)}${String(n).padStart(4)}`);
   } finally {
