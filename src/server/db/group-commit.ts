@@ -9,9 +9,11 @@ interface PendingWrite {
 
 /**
  * Small writes that arrive in the same turn of the event loop, committed in one SQLite transaction.
- * Each commit waits for the disk (an fsync, about 0.3 ms on a cloud volume) and SQLite holds the event
- * loop while it does; a burst of webhooks each committing its own row spent most of its time there.
- * Every caller still gets its answer only once its write is on disk. Should one write fail, the batch
+ * Each commit takes SQLite's locks and writes its pages to the write-ahead log, with the event loop
+ * held; a burst of webhooks each committing its own row spent much of its time there. (better-sqlite3
+ * opens a WAL database with synchronous=NORMAL: a commit survives a killed process without waiting
+ * for an fsync, and checkpoints sync; power loss can take the last commits.) Every caller still gets
+ * its answer only once its write is committed. Should one write fail, the batch
  * is taken back and each write runs again on its own, so only the failing one fails.
  */
 class GroupCommit {

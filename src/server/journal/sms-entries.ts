@@ -59,15 +59,6 @@ async function photosThatFit(trx: Db, userId: string, entryId: string, photos: r
   return fitting;
 }
 
-/**
- * Appends a text (and its photos) to the user's SMS entry for the local day, creating it if needed:
- * one SMS entry per day, continued in a further entry for the same day when the text would take it
- * past the 10,000-character limit (or its photos would not fit), so nothing is lost. Texts are
- * separated by a blank line. Safe when two texts for the same day are processed at once: the
- * journal's writers take turns, and a unique index allows one SMS entry per user, day and part.
- * Idempotent per message: the journal records the message id with the append, so a text processed
- * again (a crash before it was marked processed) is not added twice.
- */
 /** Where a text went. */
 export interface AppendedSms {
   entryId: string;
@@ -79,6 +70,15 @@ export interface AppendedSms {
   startedEntry: boolean | undefined;
 }
 
+/**
+ * Appends a text (and its photos) to the user's SMS entry for the local day, creating it if needed:
+ * one SMS entry per day, continued in a further entry for the same day when the text would take it
+ * past the 10,000-character limit (or its photos would not fit), so nothing is lost. Texts are
+ * separated by a blank line. Safe when two texts for the same day are processed at once: the
+ * journal's writers take turns, and a unique index allows one SMS entry per user, day and part.
+ * Idempotent per message: the journal records the message id with the append, so a text processed
+ * again (a crash before it was marked processed) is not added twice.
+ */
 export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<AppendedSms> {
   const { userId, messageId } = input;
   // Checked before fetching photos, so a text processed again does not download them again; a
@@ -106,7 +106,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       const day = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
       const entryId = day.entryId;
       if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
-      await recordSmsProvenance(ctx, trx, owner, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
+      await recordSmsProvenance(ctx, trx, userId, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
       return { entryId, entryDate, startedEntry: day.createdEntryIds.length > 0 };
     }),

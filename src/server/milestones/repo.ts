@@ -23,7 +23,7 @@ export async function milestoneCounts(db: Db, userId: string, today: string): Pr
   };
 }
 
-// Both run for every new entry and journaled text (db/prepared.ts).
+// Both run for every new entry and every text that starts one (db/prepared.ts).
 const daysWithEntries = preparedQuery<{ userId: string }, { days: number | string }>((db, param) =>
   db
     .selectFrom('journal_entries')

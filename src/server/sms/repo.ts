@@ -53,7 +53,7 @@ export async function updateMessage(db: Db, id: string, changes: Partial<SmsMess
   await db.updateTable('sms_messages').set(changes).where('id', '=', id).execute();
 }
 
-/** A text just received, waiting to be processed: the webhook's one write (see insertMessageOnce). */
+/** A text just received, waiting to be processed: the webhook's one write (insertReceivedOnce). */
 export interface ReceivedRow {
   id: string;
   messageSid: string;

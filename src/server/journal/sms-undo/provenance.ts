@@ -44,8 +44,7 @@ export interface AppliedText {
  * started, the photos it added and the length its last entry had before it. Same transaction as the
  * append, so a text in the journal always has its record.
  */
-export async function recordSmsProvenance(ctx: AppContext, trx: Db, owner: { userId: string; salt: string }, before: SmsDaySnapshot, text: AppliedText): Promise<void> {
-  const { userId } = owner;
+export async function recordSmsProvenance(ctx: AppContext, trx: Db, userId: string, before: SmsDaySnapshot, text: AppliedText): Promise<void> {
   // A day's margin for a change of time zone; older records can never be undone.
   await forgetUndoRecordsBefore(trx, userId, addDays(text.receivedOn, -2));
   const dayEntryIds = [...before.entryIds, ...text.createdEntryIds];
