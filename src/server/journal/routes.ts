@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createEntrySchema, entryFilterSchema, updateEntrySchema } from '../../shared/journal';
 import { currentUser } from '../auth/authenticate';
-import { preferredEncoding, varyOnEncoding } from '../compression/index';
+import { preferredEncoding, SKIP_COMPRESSION_HOOKS, varyOnEncoding } from '../compression/index';
 import { parseInput } from '../http/validate';
 import { readMultipartForm } from '../photos/uploads';
 import { presentEntry } from './present';
@@ -21,7 +21,8 @@ Object.freeze(NO_FILTER);
 export async function entryRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
-  app.get('/', async (request, reply) => {
+  // Every page is compressed once and kept (page-cache.ts): the compression plugin has nothing to do.
+  app.get('/', SKIP_COMPRESSION_HOOKS, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const filter = Object.keys(query).length === 0 ? NO_FILTER : parseInput(entryFilterSchema, query);
     const page = await entriesPage(ctx, currentUser(request).id, filter, request.journalRevision);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { SKIP_COMPRESSION_HOOKS } from '../compression/index';
 import { parseInput } from '../http/validate';
 import { applyDeliveryStatus } from './delivery-status';
 import { receiveInboundText } from './inbound';
@@ -12,14 +13,15 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 export async function smsWebhookRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('preHandler', async (request) => assertSignedByTwilio(app.ctx.config, request));
 
-  // Twilio waits 15 s and may deliver twice: record, answer at once, process afterwards.
-  app.post('/sms', async (request, reply) => {
+  // Twilio waits 15 s and may deliver twice: record, answer at once, process afterwards. Twilio
+  // never compresses what it posts, and the answers are a few bytes of TwiML.
+  app.post('/sms', SKIP_COMPRESSION_HOOKS, async (request, reply) => {
     const fields = parseInput(inboundSmsSchema, request.body);
     await receiveInboundText(app.ctx, toInboundText(fields), request.log);
     return reply.type('text/xml').send(EMPTY_TWIML);
   });
 
-  app.post('/status', async (request, reply) => {
+  app.post('/status', SKIP_COMPRESSION_HOOKS, async (request, reply) => {
     const fields = parseInput(deliveryStatusSchema, request.body);
     // An id we do not know (another environment's text, or a race with our own update) is still a 200.
     await applyDeliveryStatus(app.ctx, { messageSid: fields.MessageSid, status: fields.MessageStatus, errorCode: fields.ErrorCode });
