@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context';
+import { filterOnly } from '../db/filter-only';
 import { getAccessStatus } from '../billing/access';
 import type { Database, Profile } from '../db/tables';
 import { addDays, isValidTimeZone, localDate } from '../journal/dates';
@@ -126,7 +127,7 @@ async function scheduleUnscheduled(ctx: AppContext, at: Date): Promise<void> {
         .set(column === 'next_reminder_at' ? { next_reminder_at: byId(reminders), next_recap_at: byId(recaps) } : { next_recap_at: byId(recaps) })
         .where('id', 'in', rows.map((r) => r.id))
         // Still unscheduled: otherwise a concurrent pass or a settings change got there first.
-        .where(column, 'is', null)
+        .where(filterOnly(ctx, column), 'is', null)
         .executeTakeFirst();
       // Nothing moved: every row changed under us; they are read again on the next pass.
       if (rows.length < BATCH || Number(result.numUpdatedRows) === 0) break;
@@ -158,7 +159,10 @@ async function drain(ctx: AppContext, column: DueColumn, at: Date, summary: Remi
     const claimed = await ctx.db
       .updateTable('profiles')
       .set({ [column]: byId(plans.map((p) => [p.row.id, p.next.toISOString()])) })
-      .where((eb) => eb.or(plans.map((p) => eb.and([eb('id', '=', p.row.id), eb(column, '=', p.row[column])]))))
+      // Found by primary key, then each still due at the time read: with the pairs alone, SQLite
+      // read every profile and tried each pair on it (0.4 s a batch at 100,000 profiles).
+      .where('id', 'in', plans.map((p) => p.row.id))
+      .where(filterOnly(ctx, column), '=', byId(plans.map((p) => [p.row.id, p.row[column]])))
       .returning('id')
       .execute();
     const won = new Set(claimed.map((r) => r.id));

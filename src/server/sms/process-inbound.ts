@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { Db } from '../db/database';
+import { filterOnly } from '../db/filter-only';
 import { commitTogether } from '../db/group-commit';
 import { preparedQuery } from '../db/prepared';
 import type { SmsMessage } from '../db/tables';
@@ -197,7 +198,8 @@ async function claimAll(ctx: AppContext, ids: readonly string[], takeClaimsBefor
       .updateTable('sms_messages')
       .set((eb) => ({ claimed_at: now.toISOString(), updated_at: now.toISOString(), attempts: eb('attempts', '+', 1) }))
       .where('id', 'in', ids)
-      .where('direction', '=', 'inbound')
+      // By primary key, however many ids (see filterOnly).
+      .where(filterOnly(ctx, 'direction'), '=', 'inbound')
       .where('processed', '=', 0)
       .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', leaseExpired)]))
       .returningAll()

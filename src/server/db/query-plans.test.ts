@@ -1,0 +1,80 @@
+import SQLite from 'better-sqlite3';
+import { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runReminderPass } from '../reminders/service';
+import { recordInboundText } from '../sms/inbound';
+import { processInboundMessages } from '../sms/process-inbound';
+import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, type SmsTestApp } from '../sms/test-support';
+import { buildUser } from '../test/factories';
+
+/** More rows than SQLite's planner guesses an equality on an index finds (ten). */
+const USERS = 25;
+
+/**
+ * Every statement better-sqlite3 runs while `work` does, by SQL text. Observed at the driver's
+ * statement methods; what runs is unchanged.
+ */
+async function statementsRunBy(work: () => Promise<unknown>): Promise<Set<string>> {
+  const probe = new SQLite(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, (...args: unknown[]) => unknown>;
+  probe.close();
+  const seen = new Set<string>();
+  const originals = new Map<string, (...args: unknown[]) => unknown>();
+  for (const name of ['run', 'get', 'all', 'iterate']) {
+    const original = proto[name]!;
+    originals.set(name, original);
+    proto[name] = function (this: { source: string }, ...args: unknown[]) {
+      seen.add(this.source);
+      return original.apply(this, args);
+    };
+  }
+  try {
+    await work();
+  } finally {
+    for (const [name, original] of originals) proto[name] = original;
+  }
+  return seen;
+}
+
+// Batches of rows are updated by id (claims of texts and due times, schedules). Without statistics,
+// SQLite's planner took an index on another column of the statement instead of the primary key for
+// a list of more than ten ids, and walked every row that column matched (every inbound text ever
+// received, every unscheduled profile) or every row of the table: each batch grew with the table.
+describe.skipIf(process.env.TEST_DATABASE_URL)('batch updates by id, on SQLite', () => {
+  let t: SmsTestApp;
+  beforeAll(async () => {
+    t = await buildSmsTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('find their rows by primary key, whatever else they compare', async () => {
+    t.clock.set(new Date('2026-03-02T12:00:00Z'));
+    const users = [];
+    for (let i = 0; i < USERS; i++) users.push(await buildUser(t));
+    const texts: string[] = [];
+    for (const user of users) texts.push((await recordInboundText(t.ctx, { messageSid: newMessageSid(), from: user.phone, to: JOURNAL_NUMBER, body: 'A walk.', media: [] })).id);
+
+    const statements = await statementsRunBy(async () => {
+      // Schedules every profile, then finds them all due at their reminder time and claims the due times.
+      await runReminderPass(t.ctx, t.clock.now());
+      const { due_at } = await t.ctx.db.selectFrom('profiles').select((eb) => eb.fn.max('next_reminder_at').as('due_at')).executeTakeFirstOrThrow();
+      t.clock.set(new Date(Date.parse(due_at!) + 60_000));
+      const due = await runReminderPass(t.ctx, t.clock.now());
+      expect(due.reminders).toBe(USERS);
+      // Claims the texts in one statement.
+      expect((await processInboundMessages(t.ctx, texts)).every((o) => o.status === 'processed')).toBe(true);
+    });
+
+    // Every update that names its rows by id (a list, one id, or pairs of id and value).
+    const byIds = [...statements].filter((sql) => /^update "\w+" set .* where .*"id" (in \(|= \?)/i.test(sql));
+    const tables = byIds.map((sql) => /^update "(\w+)"/i.exec(sql)![1]);
+    expect(new Set(tables)).toEqual(new Set(['profiles', 'sms_messages']));
+    for (const [i, sql] of byIds.entries()) {
+      const parameters = Array.from(sql.match(/\?/g) ?? [], () => null);
+      const plan = await t.ctx.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sql}`, parameters));
+      expect(plan.rows.map((step) => step.detail), sql.slice(0, 120)).toEqual([`SEARCH ${tables[i]} USING INDEX sqlite_autoindex_${tables[i]}_1 (id=?)`]);
+    }
+  });
+});
