@@ -46,6 +46,19 @@ describe('local wall times', () => {
 });
 
 describe('reminder texts', () => {
+  it('gives the same answer when asked again, whatever the caller did with the first', () => {
+    const from = new Date('2026-03-07T12:00:00Z');
+    const first = nextDailyAt(from, '20:00', 'America/New_York');
+    first.setTime(0);
+    expect(iso(nextDailyAt(from, '20:00', 'America/New_York'))).toBe('2026-03-08T01:00:00.000Z');
+    // The same question in another zone, or at another time, is another answer.
+    expect(iso(nextDailyAt(from, '20:00', 'Europe/London'))).toBe('2026-03-07T20:00:00.000Z');
+    expect(iso(nextDailyAt(from, '21:00', 'America/New_York'))).toBe('2026-03-08T02:00:00.000Z');
+    const sunday = nextWeeklyAt(from, 0, '18:00', 'America/New_York');
+    sunday.setTime(0);
+    expect(iso(nextWeeklyAt(from, 0, '18:00', 'America/New_York'))).toBe('2026-03-08T22:00:00.000Z');
+  });
+
   it('rotates prompts by day with no repeat within a month', () => {
     const month = Array.from({ length: 31 }, (_, i) => promptForDay(addDays('2026-12-01', i)));
     expect(new Set(month).size).toBe(31);
