@@ -114,7 +114,11 @@ export async function clearHits(ctx: AppContext, key: string): Promise<void> {
 /** Forgets the hits of every key that starts with the prefix (e.g. all of one account's pairs). */
 export async function clearHitsByPrefix(ctx: AppContext, prefix: string): Promise<void> {
   if (!/^[a-z0-9:-]+$/i.test(prefix)) throw new Error('Rate-limit key prefixes are plain words and hashes');
-  await ctx.db.deleteFrom('rate_limit_hits').where('key', 'like', `${prefix}%`).execute();
+  let matching = ctx.db.deleteFrom('rate_limit_hits').where('key', 'like', `${prefix}%`);
+  // SQLite's LIKE ignores case, so it cannot use the key index and read every hit kept: the same keys
+  // as a range (exact under SQLite's byte order, since keys are plain words) can.
+  if (ctx.dbKind === 'sqlite') matching = matching.where('key', '>=', prefix).where('key', '<', `${prefix}\u{10ffff}`);
+  await matching.execute();
 }
 
 /** Deletes hits older than the retention period. */

@@ -1,11 +1,13 @@
 import SQLite from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
+import { messages } from '../../shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearSignInLimits } from '../auth/sign-in-limits';
 import { runReminderPass } from '../reminders/service';
 import { recordInboundText } from '../sms/inbound';
 import { processInboundMessages } from '../sms/process-inbound';
 import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, type SmsTestApp } from '../sms/test-support';
-import { buildUser } from '../test/factories';
+import { apiClient, buildUser, signUpBody } from '../test/factories';
 
 /** More rows than SQLite's planner guesses an equality on an index finds (ten). */
 const USERS = 25;
@@ -76,5 +78,33 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('batch updates by id, on SQLite',
       const plan = await t.ctx.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sql}`, parameters));
       expect(plan.rows.map((step) => step.detail), sql.slice(0, 120)).toEqual([`SEARCH ${tables[i]} USING INDEX sqlite_autoindex_${tables[i]}_1 (id=?)`]);
     }
+  });
+
+  it('signing up, in and out of locks reads no table whole', async () => {
+    const users = [];
+    for (let i = 0; i < USERS; i++) users.push(await buildUser(t));
+    const newcomer = signUpBody();
+    const existing = users[0]!;
+
+    const statements = await statementsRunBy(async () => {
+      // A sign-up (which first clears pending sign-ups holding its address or number), then a
+      // sign-in with a wrong password and a right one (which forgives the failed attempt).
+      expect((await apiClient(t).post('/api/auth/signup', newcomer)).status).toBe(200);
+      const client = apiClient(t);
+      const refused = await client.post('/api/auth/token', { grant_type: 'password', email: existing.email, password: 'not-the-password' });
+      expect(refused.body.error.message).toBe(messages.signIn.invalidLoginCredentials);
+      expect((await client.post('/api/auth/token', { grant_type: 'password', email: existing.email, password: existing.password })).status).toBe(200);
+      // What a texted sign-in link and a password reset do: lift every lock on the account.
+      await clearSignInLimits(t.ctx, existing.id);
+    });
+
+    const whole: string[] = [];
+    for (const sql of statements) {
+      if (!/^(select|update|delete|insert|with)\b/i.test(sql)) continue;
+      const parameters = Array.from(sql.match(/\?/g) ?? [], () => null);
+      const plan = await t.ctx.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sql}`, parameters));
+      for (const { detail } of plan.rows) if (/^SCAN (?!\d+-ROW VALUES)/.test(detail)) whole.push(`${detail}: ${sql.slice(0, 160)}`);
+    }
+    expect(whole).toEqual([]);
   });
 });
