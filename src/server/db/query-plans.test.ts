@@ -7,7 +7,7 @@ import { runReminderPass } from '../reminders/service';
 import { recordInboundText } from '../sms/inbound';
 import { processInboundMessages } from '../sms/process-inbound';
 import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, type SmsTestApp } from '../sms/test-support';
-import { apiClient, buildUser, signUpBody } from '../test/factories';
+import { apiClient, buildUser, signIn, signUpBody } from '../test/factories';
 
 /** More rows than SQLite's planner guesses an equality on an index finds (ten). */
 const USERS = 25;
@@ -38,11 +38,28 @@ async function statementsRunBy(work: () => Promise<unknown>): Promise<Set<string
   return seen;
 }
 
+/** Each statement's plan as SQLite would run it now, step by step. */
+async function plansOf(t: SmsTestApp, statements: Iterable<string>): Promise<Map<string, string[]>> {
+  const plans = new Map<string, string[]>();
+  for (const sql of statements) {
+    if (!/^(select|update|delete|insert|with)\b/i.test(sql)) continue;
+    const parameters = Array.from(sql.match(/\?/g) ?? [], () => null);
+    const plan = await t.ctx.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sql}`, parameters));
+    plans.set(sql, plan.rows.map((step) => step.detail));
+  }
+  return plans;
+}
+
+/** The steps that read a whole table (or a whole index) rather than look rows up. */
+function wholeReads(plans: Map<string, string[]>): string[] {
+  return [...plans].flatMap(([sql, steps]) => steps.filter((step) => /^SCAN (?!\d+-ROW VALUES)/.test(step)).map((step) => `${step}: ${sql.slice(0, 160)}`));
+}
+
 // Batches of rows are updated by id (claims of texts and due times, schedules). Without statistics,
 // SQLite's planner took an index on another column of the statement instead of the primary key for
 // a list of more than ten ids, and walked every row that column matched (every inbound text ever
 // received, every unscheduled profile) or every row of the table: each batch grew with the table.
-describe.skipIf(process.env.TEST_DATABASE_URL)('batch updates by id, on SQLite', () => {
+describe.skipIf(process.env.TEST_DATABASE_URL)('statements of the busy paths, on SQLite', () => {
   let t: SmsTestApp;
   beforeAll(async () => {
     t = await buildSmsTestApp();
@@ -51,7 +68,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('batch updates by id, on SQLite',
     await t.close();
   });
 
-  it('find their rows by primary key, whatever else they compare', async () => {
+  it('find their rows by primary key, whatever else they compare, and read no table whole', async () => {
     t.clock.set(new Date('2026-03-02T12:00:00Z'));
     const users = [];
     for (let i = 0; i < USERS; i++) users.push(await buildUser(t));
@@ -69,14 +86,14 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('batch updates by id, on SQLite',
       expect((await processInboundMessages(t.ctx, texts)).every((o) => o.status === 'processed')).toBe(true);
     });
 
+    const plans = await plansOf(t, statements);
+    expect(wholeReads(plans)).toEqual([]);
     // Every update that names its rows by id (a list, one id, or pairs of id and value).
-    const byIds = [...statements].filter((sql) => /^update "\w+" set .* where .*"id" (in \(|= \?)/i.test(sql));
-    const tables = byIds.map((sql) => /^update "(\w+)"/i.exec(sql)![1]);
-    expect(new Set(tables)).toEqual(new Set(['profiles', 'sms_messages']));
-    for (const [i, sql] of byIds.entries()) {
-      const parameters = Array.from(sql.match(/\?/g) ?? [], () => null);
-      const plan = await t.ctx.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sql}`, parameters));
-      expect(plan.rows.map((step) => step.detail), sql.slice(0, 120)).toEqual([`SEARCH ${tables[i]} USING INDEX sqlite_autoindex_${tables[i]}_1 (id=?)`]);
+    const byIds = [...plans].filter(([sql]) => /^update "\w+" set .* where .*"id" (in \(|= \?)/i.test(sql));
+    expect(new Set(byIds.map(([sql]) => /^update "(\w+)"/i.exec(sql)![1]))).toEqual(new Set(['profiles', 'sms_messages']));
+    for (const [sql, steps] of byIds) {
+      const table = /^update "(\w+)"/i.exec(sql)![1];
+      expect(steps, sql.slice(0, 120)).toEqual([`SEARCH ${table} USING INDEX sqlite_autoindex_${table}_1 (id=?)`]);
     }
   });
 
@@ -98,13 +115,24 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('batch updates by id, on SQLite',
       await clearSignInLimits(t.ctx, existing.id);
     });
 
-    const whole: string[] = [];
-    for (const sql of statements) {
-      if (!/^(select|update|delete|insert|with)\b/i.test(sql)) continue;
-      const parameters = Array.from(sql.match(/\?/g) ?? [], () => null);
-      const plan = await t.ctx.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${sql}`, parameters));
-      for (const { detail } of plan.rows) if (/^SCAN (?!\d+-ROW VALUES)/.test(detail)) whole.push(`${detail}: ${sql.slice(0, 160)}`);
-    }
-    expect(whole).toEqual([]);
+    expect(wholeReads(await plansOf(t, statements))).toEqual([]);
+  });
+
+  it('writing, opening and searching the journal reads no table whole', async () => {
+    const writer = await buildUser(t);
+    for (let i = 0; i < USERS; i++) await buildUser(t);
+    const token = await signIn(t, writer);
+    const client = apiClient(t);
+
+    const statements = await statementsRunBy(async () => {
+      const created = await client.post('/api/entries', { content: 'A walk by the river.' }, token);
+      expect(created.status).toBe(201);
+      expect((await client.patch(`/api/entries/${created.body.id}`, { content: 'A long walk by the river.' }, token)).status).toBe(200);
+      expect((await client.get('/api/entries', token)).body.entries).toHaveLength(1);
+      expect((await client.get('/api/entries?q=river', token)).body.entries).toHaveLength(1);
+      expect((await client.get('/api/stats', token)).status).toBe(200);
+    });
+
+    expect(wholeReads(await plansOf(t, statements))).toEqual([]);
   });
 });
