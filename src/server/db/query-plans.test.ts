@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import { messages } from '../../shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { clearSignInLimits } from '../auth/sign-in-limits';
 import { runReminderPass } from '../reminders/service';
 import { recordInboundText } from '../sms/inbound';
@@ -50,9 +51,17 @@ async function plansOf(t: SmsTestApp, statements: Iterable<string>): Promise<Map
   return plans;
 }
 
-/** The steps that read a whole table (or a whole index) rather than look rows up. */
+/** Partial indexes that hold only a few rows by design (the unverified profiles): reading one whole is the point. */
+const SMALL_INDEXES = ['profiles_unverified_idx'];
+
+/**
+ * The steps that read a whole table (or a whole index) rather than look rows up, or that look up by
+ * `direction` alone: every inbound (or outbound) text ever.
+ */
 function wholeReads(plans: Map<string, string[]>): string[] {
-  return [...plans].flatMap(([sql, steps]) => steps.filter((step) => /^SCAN (?!\d+-ROW VALUES)/.test(step)).map((step) => `${step}: ${sql.slice(0, 160)}`));
+  const whole = (step: string) =>
+    (/^SCAN (?!\d+-ROW VALUES)/.test(step) && !SMALL_INDEXES.some((index) => step.endsWith(` INDEX ${index}`))) || step.endsWith('(direction=?)');
+  return [...plans].flatMap(([sql, steps]) => steps.filter(whole).map((step) => `${step}: ${sql.slice(0, 160)}`));
 }
 
 // Batches of rows are updated by id (claims of texts and due times, schedules). Without statistics,
@@ -68,12 +77,14 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('statements of the busy paths, on
     await t.close();
   });
 
-  it('find their rows by primary key, whatever else they compare, and read no table whole', async () => {
+  it('a reminder pass, a batch of texts and the sign-up expiry read no table whole; updates by id go by primary key', async () => {
     t.clock.set(new Date('2026-03-02T12:00:00Z'));
     const users = [];
     for (let i = 0; i < USERS; i++) users.push(await buildUser(t));
     const texts: string[] = [];
     for (const user of users) texts.push((await recordInboundText(t.ctx, { messageSid: newMessageSid(), from: user.phone, to: JOURNAL_NUMBER, body: 'A walk.', media: [] })).id);
+    // And one from a number without an account (asked whether it last texted STOP).
+    texts.push((await recordInboundText(t.ctx, { messageSid: newMessageSid(), from: '+15555550123', to: JOURNAL_NUMBER, body: 'Hello?', media: [] })).id);
 
     const statements = await statementsRunBy(async () => {
       // Schedules every profile, then finds them all due at their reminder time and claims the due times.
@@ -84,6 +95,8 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('statements of the busy paths, on
       expect(due.reminders).toBe(USERS);
       // Claims the texts in one statement.
       expect((await processInboundMessages(t.ctx, texts)).every((o) => o.status === 'processed')).toBe(true);
+      // The minute job that removes lapsed sign-ups.
+      await expirePendingSignUps(t.ctx);
     });
 
     const plans = await plansOf(t, statements);

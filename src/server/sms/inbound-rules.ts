@@ -91,7 +91,7 @@ export async function handleInboundText(ctx: AppContext, text: ReceivedText): Pr
 
   if (!profile) {
     // A number that texted STOP and never START gets nothing more from us.
-    if ((await lastOptChoiceOf(ctx.db, text.from)) !== 'opt_out') await signUpHint(ctx, text.from, today);
+    if ((await lastOptChoiceOf(ctx, text.from)) !== 'opt_out') await signUpHint(ctx, text.from, today);
     return { kind: 'unknown_number', userId };
   }
   if (!profile.phone_verified) {

@@ -1,6 +1,8 @@
+import type { AppContext } from '../context';
 import type { Db } from '../db/database';
+import { filterOnly } from '../db/filter-only';
 import { preparedQuery } from '../db/prepared';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Profile, SmsMessage, SmsMessagesTable } from '../db/tables';
 
 // SQL for sms_messages and the few profile fields the SMS rules touch. No rules here.
@@ -126,14 +128,17 @@ export async function markPhoneVerified(db: Db, userId: string, now: string): Pr
 }
 
 /** The last keyword outcome (opt_out or opt_in) a number without an account texted. */
-export async function lastOptChoiceOf(db: Db, phone: string): Promise<string | undefined> {
-  const row = await db
+export async function lastOptChoiceOf(ctx: Pick<AppContext, 'db' | 'dbKind'>, phone: string): Promise<string | undefined> {
+  // Through the index of keyword texts (migration 2026-11-24-0020): the planner takes a partial
+  // index only when the query states its condition word for word, values written in (not bound).
+  // `direction` only filters (see filterOnly).
+  const row = await ctx.db
     .selectFrom('sms_messages')
     .select('kind')
-    .where('direction', '=', 'inbound')
+    .where(filterOnly(ctx, 'direction'), '=', 'inbound')
     .where('from_number', '=', phone)
     .where('processed', '=', 1)
-    .where('kind', 'in', ['opt_out', 'opt_in'])
+    .where('kind', 'in', [sql.lit('opt_out'), sql.lit('opt_in')])
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();

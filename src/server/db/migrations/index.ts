@@ -14,6 +14,7 @@ import * as reminderDueIndexes from './2026-11-23-0080-reminder-due-indexes';
 import * as keyRotations from './2026-11-23-0095-key-rotations';
 import * as sealedSecrets from './2026-11-23-0100-sealed-secrets';
 import * as liveSessionIndex from './2026-11-24-0010-live-session-index';
+import * as rareRowIndexes from './2026-11-24-0020-rare-row-indexes';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0095-key-rotations': keyRotations,
   '2026-11-23-0100-sealed-secrets': sealedSecrets,
   '2026-11-24-0010-live-session-index': liveSessionIndex,
+  '2026-11-24-0020-rare-row-indexes': rareRowIndexes,
 };
