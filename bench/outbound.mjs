@@ -3,13 +3,11 @@
 // to a fake Twilio in another process, beside the same number of bare POSTs to that fake made
 // straight from this process with the same concurrency (the baseline, in the same run).
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { register } from 'tsx/esm/api';
+import { benchEnv } from './support.mjs';
 
 const TEXTS = Number(process.env.TEXTS ?? 5_000);
 const CONCURRENCY = 24;
@@ -29,23 +27,14 @@ if (process.argv[2] === 'twilio') {
   const { loadConfig } = await import('../src/server/config.ts');
   const { buildApp } = await import('../src/server/app.ts');
   const { enqueueSms, sendDueMessages } = await import('../src/server/sms/outbound.ts');
-  const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
-  const app = await buildApp(
-    loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`,
-      MASTER_KEY: randomBytes(32).toString('base64'),
-      LOG_LEVEL: 'silent',
-      JOBS: 'off',
-      SMS_PROVIDER: 'twilio',
-      TWILIO_ACCOUNT_SID: 'ACbench',
-      TWILIO_AUTH_TOKEN: 'bench-token',
-      TWILIO_FROM: '+15555550100',
-      TWILIO_API_URL: url,
-    }),
-    { serveWeb: false },
-  );
+  const { dataDir, env } = benchEnv({
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: 'ACbench',
+    TWILIO_AUTH_TOKEN: 'bench-token',
+    TWILIO_FROM: '+15555550100',
+    TWILIO_API_URL: url,
+  });
+  const app = await buildApp(loadConfig(env), { serveWeb: false });
   try {
     // Baseline: the same number of form POSTs to the fake, CONCURRENCY at a time.
     let next = 0;

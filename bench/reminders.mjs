@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { register } from 'tsx/esm/api';
+import { median } from './support.mjs';
 
 const PROFILES = Number(process.env.PROFILES ?? 1_000_000);
 const DUE = Number(process.env.DUE ?? 10_000);
@@ -24,7 +25,6 @@ const app = await buildApp(loadConfig(env), { serveWeb: false });
 const db = app.ctx.db;
 const at = new Date('2026-11-23T17:00:00Z');
 const iso = at.toISOString();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function timed(runs, fn) {
   const times = [];
   for (let i = 0; i < runs; i++) {

@@ -2,14 +2,11 @@
 // `npm run bench`: how fast the journal answers for a ten-year journal (3,650 entries), next to a
 // bare node:http server answering a fixed JSON body on the same machine in the same run.
 // The app and the baseline each run in their own process; autocannon drives them from this one.
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { register } from 'tsx/esm/api';
+import { benchEnv, child as forkChild, listening, loadApp, median, serveApp } from './support.mjs';
 
 const ENTRIES = 3650;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -24,17 +21,6 @@ const CONNECTIONS = 10;
 const CLOCK_TICKS = 100;
 const role = process.argv[2];
 
-function listening(server) {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
-}
-
-async function loadApp(env) {
-  register();
-  const { loadConfig } = await import('../src/server/config.ts');
-  const { buildApp } = await import('../src/server/app.ts');
-  return buildApp(loadConfig(env), { serveWeb: false });
-}
-
 if (role === 'baseline') {
   // The fixed body, or (second baseline) the app's own first page read from a file: the same bytes to
   // send, so the two rows show how much of the gap is only the size of the answer.
@@ -44,23 +30,13 @@ if (role === 'baseline') {
   process.send({ port });
 } else if (role === 'app') {
   // Only the bench's own settings: a developer's environment must not change what is measured.
-  const app = await loadApp(JSON.parse(process.argv[3]));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  // Exit normally when stopped, so a --cpu-prof profile is written.
-  process.once('SIGINT', () => process.exit(0));
-  process.send({ port: app.server.address().port });
+  await serveApp(JSON.parse(process.argv[3]));
 } else {
   await main();
 }
 
-function child(name, env = {}) {
-  // BENCH_CPU_PROF=dir writes a CPU profile of the app's process there.
-  const execArgv = process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = fork(import.meta.filename, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
-  return new Promise((resolve, reject) => {
-    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.kill('SIGINT') }));
-    proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
-  });
+function child(name, env) {
+  return forkChild(import.meta.filename, name, env);
 }
 
 // The server process's CPU time so far (user and system, ms), from /proc on Linux; null elsewhere.
@@ -97,10 +73,6 @@ async function measure(server, path = '', headers = {}) {
 
 /** Each figure's median over the rounds (CPU null when /proc could not be read). */
 function medianOf(results) {
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)];
-  };
   const cpu = results.map((r) => r.cpuUs);
   return {
     p50: median(results.map((r) => r.p50)),
@@ -117,15 +89,7 @@ async function timeIt(times, fn) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
-  const env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`,
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'silent',
-    JOBS: 'off',
-  };
+  const { dataDir, env } = benchEnv();
   const servers = [];
   try {
     console.log(`Writing a journal of ${ENTRIES} entries…`);

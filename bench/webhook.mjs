@@ -5,14 +5,11 @@
 // webhook answers once the text is recorded; processing runs after the answer, on the same event
 // loop, so the figures include it. Also reported: how long the texts took to be processed after
 // the load stopped, and how many SQL statements processing one text takes.
-import { fork } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { register } from 'tsx/esm/api';
+import { benchEnv, child as forkChild, listening, loadApp, median, serveApp } from './support.mjs';
 
 const USERS = Number(process.env.USERS ?? 10_000);
 /** Past entries per user (one a day, ending the day before yesterday: no streak milestone today). */
@@ -30,36 +27,17 @@ const phoneOf = (i) => `+1${2000000000 + i}`;
 const role = process.argv[2];
 let sent = 0;
 
-function listening(server) {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
-}
-
-async function loadApp(env) {
-  register();
-  const { loadConfig } = await import('../src/server/config.ts');
-  const { buildApp } = await import('../src/server/app.ts');
-  return buildApp(loadConfig(env), { serveWeb: false });
-}
-
 if (role === 'baseline') {
   const port = await listening(createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'text/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Response/>'))));
   process.send({ port });
 } else if (role === 'app') {
-  const app = await loadApp(JSON.parse(process.argv[3]));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  // Exit normally when stopped, so a --cpu-prof profile (BENCH_CPU_PROF=dir) is written.
-  process.once('SIGINT', () => process.exit(0));
-  process.send({ port: app.server.address().port });
+  await serveApp(JSON.parse(process.argv[3]));
 } else {
   await main();
 }
 
-function child(name, env = {}) {
-  const proc = fork(import.meta.filename, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [] });
-  return new Promise((resolve, reject) => {
-    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGINT') }));
-    proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
-  });
+function child(name, env) {
+  return forkChild(import.meta.filename, name, env);
 }
 
 /** X-Twilio-Signature: HMAC-SHA1 of the URL Twilio called followed by each sorted field name and value. */
@@ -189,19 +167,11 @@ async function statementsPerText(app) {
 
 /** Each figure's median over the rounds. */
 function medianOf(results) {
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return { p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), rps: median(results.map((r) => r.rps)) };
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
-  const env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`,
-    MASTER_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'silent',
-    JOBS: 'off',
+  const { dataDir, env } = benchEnv({
     PUBLIC_URL,
     JOURNAL_NUMBER,
     SMS_PROVIDER: 'twilio',
@@ -210,7 +180,7 @@ async function main() {
     TWILIO_FROM: JOURNAL_NUMBER,
     // Replies are queued, never sent: the sender is off (JOBS=off).
     TWILIO_API_URL: 'http://127.0.0.1:9',
-  };
+  });
   const servers = [];
   try {
     let started = performance.now();

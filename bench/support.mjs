@@ -1,0 +1,68 @@
+// What the HTTP benchmarks share: servers in child processes of their own, the app built from its
+// sources, and medians.
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { register } from 'tsx/esm/api';
+
+/**
+ * A fresh data directory and the environment of an app on a SQLite database in it, with only the
+ * benchmark's own settings (`extra`): a developer's environment must not change what is measured.
+ */
+export function benchEnv(extra = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
+  return {
+    dataDir,
+    env: {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`,
+      MASTER_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'silent',
+      JOBS: 'off',
+      ...extra,
+    },
+  };
+}
+
+/** Listens on a free local port; resolves with it. */
+export function listening(server) {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
+
+/** The whole app, built from the TypeScript sources with `env` as its whole environment. */
+export async function loadApp(env) {
+  register();
+  const { loadConfig } = await import('../src/server/config.ts');
+  const { buildApp } = await import('../src/server/app.ts');
+  return buildApp(loadConfig(env), { serveWeb: false });
+}
+
+/** The child process's part as the app: listens, tells its parent the port, exits when stopped (so a --cpu-prof profile is written). */
+export async function serveApp(env) {
+  const app = await loadApp(env);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.once('SIGINT', () => process.exit(0));
+  process.send({ port: app.server.address().port });
+}
+
+/**
+ * Runs `script` again as a child process in the role `name` (it answers with `{ port }` once
+ * listening); resolves with its URL, pid and a stop. BENCH_CPU_PROF=dir writes a CPU profile of the
+ * app's process there.
+ */
+export function child(script, name, env = {}) {
+  const execArgv = process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc = fork(script, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  return new Promise((resolve, reject) => {
+    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.kill('SIGINT') }));
+    proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
+  });
+}
+
+/** The middle value (the upper middle of an even count). */
+export function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
