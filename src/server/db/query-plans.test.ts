@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
-import { messages } from '../../shared/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../../shared/messages';
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { clearSignInLimits } from '../auth/sign-in-limits';
 import { runReminderPass } from '../reminders/service';

@@ -43,9 +43,7 @@ describe('local wall times', () => {
     // The Sunday the clocks spring forward.
     expect(iso(nextWeeklyAt(new Date('2026-03-05T00:00:00Z'), 0, '18:00', 'America/New_York'))).toBe('2026-03-08T22:00:00.000Z');
   });
-});
 
-describe('reminder texts', () => {
   it('gives the same answer when asked again, whatever the caller did with the first', () => {
     const from = new Date('2026-03-07T12:00:00Z');
     const first = nextDailyAt(from, '20:00', 'America/New_York');
@@ -58,7 +56,9 @@ describe('reminder texts', () => {
     sunday.setTime(0);
     expect(iso(nextWeeklyAt(from, 0, '18:00', 'America/New_York'))).toBe('2026-03-08T22:00:00.000Z');
   });
+});
 
+describe('reminder texts', () => {
   it('rotates prompts by day with no repeat within a month', () => {
     const month = Array.from({ length: 31 }, (_, i) => promptForDay(addDays('2026-12-01', i)));
     expect(new Set(month).size).toBe(31);
