@@ -5,6 +5,7 @@ import pg from 'pg';
 import { makeOwnerOnly, makePrivateDir } from '../at-rest/private-files';
 import { migrations } from './migrations/index';
 import type { Database } from './tables';
+import { checkpointInBackground, type WalCheckpoints } from './wal-checkpoints';
 
 export type Db = Kysely<Database>;
 export type DbKind = 'sqlite' | 'postgres';
@@ -12,6 +13,8 @@ export type DbKind = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   kind: DbKind;
+  /** A SQLite file's checkpoint thread (wal-checkpoints.ts); none in memory or on PostgreSQL. */
+  checkpoints?: WalCheckpoints;
   close(): Promise<void>;
 }
 
@@ -97,6 +100,7 @@ export function openDatabase(url: string): DatabaseHandle {
   if (file !== ':memory:') makeOwnerOnly(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const checkpoints = file === ':memory:' ? undefined : checkpointInBackground(sqlite, file);
   const statements = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
   directReaders.set(db, (sql, parameters) => {
@@ -105,7 +109,16 @@ export function openDatabase(url: string): DatabaseHandle {
     const statement = statements.prepare(sql) as SQLite.Statement;
     return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
   });
-  return { db, kind: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'sqlite',
+    checkpoints,
+    // The app's connection closes last: SQLite checkpoints what is left and removes the log.
+    close: async () => {
+      await checkpoints?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
