@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
+import { InboundPacer } from './inbound-pacing';
 import { processInboundMessages } from './process-inbound';
 
 interface QueuedText {
@@ -20,6 +21,8 @@ const BATCH_MAX = 20;
  * most one text. On PostgreSQL statements wait on the network, so a few run side by side.
  * A lane takes the texts waiting in batches (claimed together, outcomes written together: see
  * processInboundMessages), at most BATCH_MAX, so a batch is done long before its claims' lease ends.
+ * While texts keep arriving, the lanes together take only a share of the loop (inbound-pacing.ts):
+ * the webhooks are answered first.
  * Texts are already recorded durably: one not processed when the app stops is left for the sweep.
  */
 class InboundQueue {
@@ -28,6 +31,7 @@ class InboundQueue {
   private scheduled = false;
   /** Callers of idle() waiting for the queue to empty. */
   private readonly waitingForIdle: (() => void)[] = [];
+  private readonly pacer = new InboundPacer();
 
   constructor(
     private readonly ctx: AppContext,
@@ -37,6 +41,7 @@ class InboundQueue {
   /** Queues a recorded text; it is processed (or fails and is logged) in its turn. */
   add(id: string, log: FastifyBaseLogger): void {
     this.waiting.push({ id, log });
+    this.pacer.arrived();
     this.schedule();
   }
 
@@ -62,7 +67,7 @@ class InboundQueue {
   private async process(texts: QueuedText[]): Promise<void> {
     this.running += 1;
     try {
-      const outcomes = await processInboundMessages(this.ctx, texts.map((text) => text.id), { yieldBetween: true });
+      const outcomes = await processInboundMessages(this.ctx, texts.map((text) => text.id), { pace: this.pacer });
       outcomes.forEach((outcome, i) => {
         if (outcome.status === 'failed') texts[i]!.log.warn({ smsId: texts[i]!.id, err: outcome.error }, 'inbound text not processed; the sweep retries it');
       });

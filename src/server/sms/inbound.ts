@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { commitTogether } from '../db/group-commit';
-import { newId } from '../ids';
+import { newTimeOrderedId } from '../ids';
 import type { SmsMedia } from '../journal/sms-entries';
 import { providerKeywordOf } from './keywords';
 import { isOversizedText, refuseOversizedText } from './oversized-text';
@@ -25,8 +25,9 @@ export interface InboundText {
  * redelivered webhook finds it recorded and is acknowledged without being processed twice.
  */
 export async function recordInboundText(ctx: AppContext, text: InboundText): Promise<{ id: string; duplicate: boolean }> {
-  const now = ctx.clock.now().toISOString();
-  const id = newId();
+  const at = ctx.clock.now();
+  const now = at.toISOString();
+  const id = newTimeOrderedId(at);
   const providerKeyword = providerKeywordOf(text.optOutType);
   const row = {
     id,

@@ -2,7 +2,7 @@ import { SegmentedMessage } from 'sms-segments-calculator';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { SmsMessage } from '../db/tables';
-import { newId } from '../ids';
+import { newTimeOrderedId } from '../ids';
 import { SmsSendError, TWILIO_OPTED_OUT } from '../providers/sms/types';
 import { isPaused } from './commands/pause';
 import { optOutRecipient } from './opt-out';
@@ -33,9 +33,10 @@ const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000];
 /** A claim older than this belongs to a sender that died mid-send; the row is offered again. */
 const STALE_CLAIM_MS = 2 * 60_000;
 
-function outboundRow(ctx: AppContext, input: QueueSmsInput, now: string) {
+function outboundRow(ctx: AppContext, input: QueueSmsInput, at: Date) {
+  const now = at.toISOString();
   return {
-    id: newId(),
+    id: newTimeOrderedId(at),
     user_id: input.userId,
     direction: 'outbound',
     kind: input.kind,
@@ -55,7 +56,7 @@ function outboundRow(ctx: AppContext, input: QueueSmsInput, now: string) {
  * Returns queued=false when the dedupe key was already used.
  */
 export async function enqueueSms(ctx: AppContext, input: QueueSmsInput): Promise<{ id: string; queued: boolean }> {
-  const row = outboundRow(ctx, input, ctx.clock.now().toISOString());
+  const row = outboundRow(ctx, input, ctx.clock.now());
   const result = await ctx.db
     .insertInto('sms_messages')
     .values(row)
@@ -72,7 +73,7 @@ export async function enqueueSms(ctx: AppContext, input: QueueSmsInput): Promise
  */
 export async function enqueueSmsBatch(ctx: AppContext, inputs: Array<QueueSmsInput & { dedupeKey: string }>): Promise<Set<string>> {
   if (inputs.length === 0) return new Set();
-  const now = ctx.clock.now().toISOString();
+  const now = ctx.clock.now();
   const inserted = await ctx.db
     .insertInto('sms_messages')
     .values(inputs.map((input) => outboundRow(ctx, input, now)))

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { newId } from '../ids';
+import { newTimeOrderedId } from '../ids';
 import type { InboundText } from './inbound';
 import { enqueueSms } from './outbound';
 import { findProfileByPhone, insertInboundOnce } from './repo';
@@ -24,8 +24,9 @@ export function isOversizedText(body: string): boolean {
  * answered.
  */
 export async function refuseOversizedText(ctx: AppContext, text: InboundText): Promise<{ id: string; duplicate: boolean }> {
-  const now = ctx.clock.now().toISOString();
-  const id = newId();
+  const at = ctx.clock.now();
+  const now = at.toISOString();
+  const id = newTimeOrderedId(at);
   const length = inboundTextLength(text.body);
   const inserted = await insertInboundOnce(ctx.db, { id, messageSid: text.messageSid, from: text.from, to: text.to, at: now }, {
     kind: 'too_long',

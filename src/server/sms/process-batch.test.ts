@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser } from '../test/factories';
 import { recordInboundText } from './inbound';
+import { InboundPacer } from './inbound-pacing';
 import { processInboundMessages } from './process-inbound';
 import { breakPhotoStorage, inboundRow, JOURNAL_NUMBER, journalOf, newMessageSid, type FakeMediaHost, type SmsTestApp, withTwilioApp } from './test-support';
 
@@ -27,7 +28,7 @@ describe('processing texts in a batch', () => {
     await t.ctx.db.updateTable('sms_messages').set({ claimed_at: t.clock.now().toISOString(), attempts: 1 }).where('id', '=', held.id).execute();
 
     const repair = breakPhotoStorage(t, broken.id);
-    const outcomes = await processInboundMessages(t.ctx, [first.id, failing.id, held.id, second.id], { yieldBetween: true });
+    const outcomes = await processInboundMessages(t.ctx, [first.id, failing.id, held.id, second.id], { pace: new InboundPacer() });
     repair();
 
     expect(outcomes.map((o) => o.status)).toEqual(['processed', 'failed', 'busy', 'processed']);

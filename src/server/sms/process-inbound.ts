@@ -8,6 +8,7 @@ import { preparedQuery } from '../db/prepared';
 import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
+import type { Pace } from './inbound-pacing';
 import { handleInboundText, type HandledText } from './inbound-rules';
 import type { Keyword } from './keywords';
 
@@ -61,13 +62,14 @@ export async function processInboundMessage(ctx: AppContext, id: string, options
 
 /**
  * Processes several recorded texts in the order given, as processInboundMessage does one: they are
- * claimed in one statement, handled one after another (each in its own turn of the event loop, so
- * requests are answered in between), and their outcomes written together at the end. On SQLite each
+ * claimed in one statement, handled one after another (with a pace, each in its own turn of the
+ * event loop, so requests are answered in between: see inbound-pacing.ts), and their outcomes
+ * written together at the end. On SQLite each
  * commit waits for the disk while holding the event loop; a text had three (claim, journal, outcome)
  * and now has one and a share of two. A crash before the outcomes are written leaves handled texts
  * unmarked: they are handled again, which changes nothing (see above), and marked then.
  */
-export async function processInboundMessages(ctx: AppContext, ids: readonly string[], options: ProcessOptions & { yieldBetween?: boolean } = {}): Promise<ProcessOutcome[]> {
+export async function processInboundMessages(ctx: AppContext, ids: readonly string[], options: ProcessOptions & { pace?: Pace } = {}): Promise<ProcessOutcome[]> {
   const claimed = await claimAll(ctx, ids, options.takeClaimsBefore);
   const handled: Settlement[] = [];
   const outcomes: ProcessOutcome[] = [];
@@ -77,8 +79,10 @@ export async function processInboundMessages(ctx: AppContext, ids: readonly stri
       outcomes.push({ status: 'busy' });
       continue;
     }
-    if (handled.length > 0 && options.yieldBetween) await new Promise((resolve) => setImmediate(resolve));
+    await options.pace?.next();
+    const started = performance.now();
     const settlement = await handle(ctx, row);
+    options.pace?.spent(performance.now() - started);
     handled.push(settlement);
     outcomes.push(settlement.status === 'failed' ? { status: 'failed', error: settlement.row.errorMessage } : { status: 'processed' });
   }

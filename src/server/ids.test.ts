@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { isUuid, newTimeOrderedId } from './ids';
+
+describe('time-ordered ids', () => {
+  const at = new Date('2027-03-14T15:09:26.535Z');
+
+  it('are UUIDs of version 7 with the RFC variant, carrying the time in their first 48 bits', () => {
+    const id = newTimeOrderedId(at);
+    expect(isUuid(id)).toBe(true);
+    expect(id[14]).toBe('7');
+    expect(['8', '9', 'a', 'b']).toContain(id[19]);
+    expect(Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(at.getTime());
+  });
+
+  it('sort in the order they were made, and differ when made in the same millisecond', () => {
+    const times = [0, 1, 2, 1000, 86_400_000, 10 * 365 * 86_400_000].map((ms) => new Date(at.getTime() + ms));
+    const ids = times.map((time) => newTimeOrderedId(time));
+    expect([...ids].sort()).toEqual(ids);
+    const sameInstant = new Set(Array.from({ length: 1000 }, () => newTimeOrderedId(at)));
+    expect(sameInstant.size).toBe(1000);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { InboundPacer, type PacingSettings } from './inbound-pacing';
+
+// The pacer on a clock of the test's own: the loop's time is simulated, so the figures are exact.
+describe('pacing inbound processing behind the webhooks', () => {
+  const settings: PacingSettings = { share: 0.25, quietMs: 5, burstMs: 10 };
+  const pacerAt = () => {
+    const clock = { ms: 1_000 };
+    return { clock, pacer: new InboundPacer(settings, () => clock.ms) };
+  };
+
+  it('lets a lone text through at once, and a few more before the share applies', () => {
+    const { clock, pacer } = pacerAt();
+    pacer.arrived();
+    expect(pacer.waitMs()).toBe(0);
+    pacer.spent(9);
+    expect(pacer.waitMs()).toBe(0);
+    pacer.spent(3);
+    // 2 ms over the allowance, earned back at a quarter of the time passing.
+    expect(pacer.waitMs()).toBe(8);
+    clock.ms += 4;
+    expect(pacer.waitMs()).toBe(4);
+    clock.ms += 4;
+    expect(pacer.waitMs()).toBe(0);
+  });
+
+  it('runs flat out once texts stop arriving, however much it has spent', () => {
+    const { clock, pacer } = pacerAt();
+    pacer.arrived();
+    pacer.spent(500);
+    expect(pacer.waitMs()).toBeGreaterThan(0);
+    clock.ms += settings.quietMs;
+    expect(pacer.waitMs()).toBe(0);
+    pacer.spent(500);
+    expect(pacer.waitMs()).toBe(0);
+  });
+
+  it('under a flood takes its share of the loop, no more, and keeps processing', () => {
+    const { clock, pacer } = pacerAt();
+    const started = clock.ms;
+    let processingMs = 0;
+    let processed = 0;
+    let acknowledged = 0;
+    // Ten seconds of webhooks back to back (80 µs each), and texts costing 300 µs to process taken
+    // between them whenever the pacer allows.
+    while (clock.ms - started < 10_000) {
+      clock.ms += 0.08;
+      pacer.arrived();
+      acknowledged += 1;
+      if (pacer.waitMs() === 0) {
+        clock.ms += 0.3;
+        pacer.spent(0.3);
+        processingMs += 0.3;
+        processed += 1;
+      }
+    }
+    // A quarter, give or take the first burst and one text.
+    const share = processingMs / (clock.ms - started);
+    expect(share).toBeGreaterThan(0.24);
+    expect(share).toBeLessThan(0.252);
+    expect(processed).toBeGreaterThan(8_000);
+    expect(acknowledged).toBeGreaterThan(90_000);
+  });
+
+  it('waits on a timer under load, so the loop answers requests meanwhile, and resolves once allowed', async () => {
+    const pacer = new InboundPacer({ share: 0.25, quietMs: 60_000, burstMs: 1 });
+    pacer.arrived();
+    pacer.spent(6);
+    let answered = false;
+    setTimeout(() => (answered = true), 0);
+    const before = performance.now();
+    await pacer.next();
+    expect(answered).toBe(true);
+    // 5 ms over at a quarter: 20 ms of waiting (timers may fire a little early or late).
+    expect(performance.now() - before).toBeGreaterThanOrEqual(18);
+  });
+});
