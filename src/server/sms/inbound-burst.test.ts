@@ -64,6 +64,27 @@ describe('a burst of inbound texts', () => {
     if (t.ctx.dbKind === 'sqlite') expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
+  it('goes on processing while texts keep arriving, and finishes once they stop', async () => {
+    const user = await buildUser(t);
+    const sids: string[] = [];
+    // A text every millisecond or so for half a second: the queue is never quiet meanwhile, so on
+    // SQLite processing takes only its share of the loop (inbound-pacing.ts).
+    const until = performance.now() + 500;
+    while (performance.now() < until) {
+      const sid = newMessageSid();
+      sids.push(sid);
+      const { id } = await recordInboundText(t.ctx, { messageSid: sid, from: user.phone, to: JOURNAL_NUMBER, body: `Steady text ${sids.length}.`, media: [] });
+      processInBackground(t.ctx, id, t.app.log);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(await processedCount(sids)).toBeGreaterThan(0);
+
+    await inboundProcessingSettled(t.ctx);
+    expect(await processedCount(sids)).toBe(sids.length);
+    const [entry] = await journalOf(t, user.id);
+    expect(sids.every((_, i) => entry!.content.includes(`Steady text ${i + 1}.`))).toBe(true);
+  });
+
   it('commits writes made together, and one that fails takes none of the others with it', async () => {
     const ids = [newMessageSid(), newMessageSid()];
     const insert = (sid: string) => () =>

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
-import { InboundPacer } from './inbound-pacing';
+import { InboundPacer, TURN_BY_TURN } from './inbound-pacing';
 import { processInboundMessages } from './process-inbound';
 
 interface QueuedText {
@@ -21,8 +21,9 @@ const BATCH_MAX = 20;
  * most one text. On PostgreSQL statements wait on the network, so a few run side by side.
  * A lane takes the texts waiting in batches (claimed together, outcomes written together: see
  * processInboundMessages), at most BATCH_MAX, so a batch is done long before its claims' lease ends.
- * While texts keep arriving, the lanes together take only a share of the loop (inbound-pacing.ts):
- * the webhooks are answered first.
+ * On SQLite, while texts keep arriving, processing takes only a share of the loop (inbound-pacing.ts):
+ * the webhooks are answered first. PostgreSQL's lanes spend most of a text waiting on the network,
+ * with the loop free meanwhile, so they are not paced (their wait is no share of the loop).
  * Texts are already recorded durably: one not processed when the app stops is left for the sweep.
  */
 class InboundQueue {
@@ -31,17 +32,17 @@ class InboundQueue {
   private scheduled = false;
   /** Callers of idle() waiting for the queue to empty. */
   private readonly waitingForIdle: (() => void)[] = [];
-  private readonly pacer = new InboundPacer();
 
   constructor(
     private readonly ctx: AppContext,
     private readonly lanes: number,
+    private readonly pacer?: InboundPacer,
   ) {}
 
   /** Queues a recorded text; it is processed (or fails and is logged) in its turn. */
   add(id: string, log: FastifyBaseLogger): void {
     this.waiting.push({ id, log });
-    this.pacer.arrived();
+    this.pacer?.arrived();
     this.schedule();
   }
 
@@ -67,7 +68,7 @@ class InboundQueue {
   private async process(texts: QueuedText[]): Promise<void> {
     this.running += 1;
     try {
-      const outcomes = await processInboundMessages(this.ctx, texts.map((text) => text.id), { pace: this.pacer });
+      const outcomes = await processInboundMessages(this.ctx, texts.map((text) => text.id), { pace: this.pacer ?? TURN_BY_TURN });
       outcomes.forEach((outcome, i) => {
         if (outcome.status === 'failed') texts[i]!.log.warn({ smsId: texts[i]!.id, err: outcome.error }, 'inbound text not processed; the sweep retries it');
       });
@@ -83,11 +84,11 @@ class InboundQueue {
 
 const queues = new WeakMap<AppContext, InboundQueue>();
 
-/** The app's queue: one text at a time on SQLite, four side by side on PostgreSQL. */
+/** The app's queue: one text at a time (paced) on SQLite, four side by side on PostgreSQL. */
 export function inboundQueueOf(ctx: AppContext): InboundQueue {
   let queue = queues.get(ctx);
   if (!queue) {
-    queue = new InboundQueue(ctx, ctx.dbKind === 'sqlite' ? 1 : 4);
+    queue = ctx.dbKind === 'sqlite' ? new InboundQueue(ctx, 1, new InboundPacer()) : new InboundQueue(ctx, 4);
     queues.set(ctx, queue);
   }
   return queue;
