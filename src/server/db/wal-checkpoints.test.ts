@@ -1,6 +1,9 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -80,6 +83,32 @@ describe('checkpoints of a SQLite file, from a thread of their own', () => {
     expect(existsSync(`${file}-wal`)).toBe(false);
     expect(notesInTheFileAlone()).toBe(120);
     handle = openDatabase(`sqlite:${file}`);
+  });
+
+  it('keeps a process with nothing else to do alive until its database is closed', () => {
+    // The thread is otherwise left out of what keeps a process running: a command or a script that
+    // closes its database as its last step must still finish the close, and exit 0 rather than 13
+    // (a top-level await left unsettled) with the log left behind. Loaded as bin/jotline.mjs loads
+    // the app, through the TypeScript loader's register().
+    const fileUrl = (path: string) => JSON.stringify(pathToFileURL(path).href);
+    // The loader's ES module build, beside the CommonJS one that require resolves.
+    const loader = createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+    const script = [
+      `const { register } = await import(${fileUrl(loader)});`,
+      'register();',
+      `const { openDatabase } = await import(${fileUrl(join(import.meta.dirname, 'database.ts'))});`,
+      `const handle = openDatabase(${JSON.stringify(`sqlite:${join(dir, 'script.db')}`)});`,
+      `await handle.db.schema.createTable('t').addColumn('x', 'integer').execute();`,
+      'await handle.close();',
+      `console.log('closed');`,
+    ].join('\n');
+    const scriptFile = join(dir, 'close-and-exit.mjs');
+    writeFileSync(scriptFile, script);
+    const run = spawnSync(process.execPath, [scriptFile], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe('closed');
+    expect(existsSync(join(dir, 'script.db-wal'))).toBe(false);
   });
 
   it('is not started for a database in memory', () => {

@@ -69,7 +69,9 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string): W
     eval: true,
     workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, everyMs: CHECKPOINT_EVERY_MS },
   });
-  // The thread never keeps the process alive; closing the database stops it.
+  // The thread keeps the process alive only while someone awaits it (a checkpoint asked for, or
+  // the thread's end on close): otherwise a process with nothing else to do exits in the middle of
+  // an `await database.close()`, with code 13 and its WAL left behind.
   worker.unref();
   const waiting = new Map<number, { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }>();
   let nextId = 0;
@@ -85,6 +87,7 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string): W
   worker.on('message', ({ id, result }: { id: number; result: CheckpointResult }) => {
     waiting.get(id)?.resolve(result);
     waiting.delete(id);
+    if (waiting.size === 0 && !stopped) worker.unref();
   });
   worker.on('error', fallBack);
   worker.on('exit', () => fallBack(failure ?? new Error('the checkpoint thread has stopped')));
@@ -95,6 +98,7 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string): W
       const id = nextId++;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
+        worker.ref();
         worker.postMessage({ type: 'now', id });
       });
     },
@@ -102,6 +106,7 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string): W
       stopped ??= new Promise<void>((resolve) => {
         if (failure) return resolve();
         worker.once('exit', () => resolve());
+        worker.ref();
         worker.postMessage({ type: 'stop' });
       });
       return stopped;
