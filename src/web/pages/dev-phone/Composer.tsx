@@ -19,7 +19,8 @@ export function Composer({ onSend, sending, disabled }: { onSend(body: string): 
     setError(undefined);
     try {
       await onSend(body);
-      if (body === draft) setDraft('');
+      // What is in the box now, not when this send began: a text typed meanwhile stays.
+      setDraft((current) => (current === body ? '' : current));
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }

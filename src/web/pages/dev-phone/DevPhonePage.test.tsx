@@ -83,6 +83,29 @@ describe('the dev phone page', () => {
     expect(screen.getByLabelText('Message to the journal number')).toHaveValue('');
   });
 
+  it('keeps a text typed while the one before is still sending', async () => {
+    localStorage.setItem(PHONE_STORAGE_KEY, '+12025550143');
+    let release: () => void = () => {};
+    const answered = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
+      if (url === '/api/dev/phone/send') await new Promise<void>((resolve) => (release = resolve));
+      return answered(url, init);
+    });
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    await screen.findByRole('log');
+    const box = screen.getByLabelText('Message to the journal number');
+
+    await user.type(box, 'First text{Enter}');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send text' })).toBeDisabled());
+    await user.clear(box);
+    await user.type(box, 'Second, typed meanwhile');
+    release();
+    expect(await within(screen.getByRole('log')).findByText('First text')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send text' })).toBeEnabled());
+    expect(box).toHaveValue('Second, typed meanwhile');
+  });
+
   it('explains when the server has no dev phone', async () => {
     localStorage.setItem(PHONE_STORAGE_KEY, '+12025550143');
     fetchMock.mockImplementation(async () => json(404, { error: { code: 'NOT_FOUND', message: 'Not found' } }));
