@@ -3,7 +3,7 @@ import { InboundPacer, type PacingSettings } from './inbound-pacing';
 
 // The pacer on a clock of the test's own: the loop's time is simulated, so the figures are exact.
 describe('pacing inbound processing behind the webhooks', () => {
-  const settings: PacingSettings = { share: 0.25, quietMs: 5, burstMs: 10 };
+  const settings: PacingSettings = { share: 0.25, quietMs: 5, burstMs: 10, maxWaitMs: 1_000 };
   const pacerAt = () => {
     const clock = { ms: 1_000 };
     return { clock, pacer: new InboundPacer(settings, () => clock.ms) };
@@ -35,6 +35,17 @@ describe('pacing inbound processing behind the webhooks', () => {
     expect(pacer.waitMs()).toBe(0);
   });
 
+  it('never makes a text wait longer than maxWaitMs, however long the one before took', () => {
+    const { clock, pacer } = pacerAt();
+    pacer.arrived();
+    // A photo's slow download is charged too (see inbound-pacing.ts): a minute, at a quarter, would be four.
+    pacer.spent(60_000);
+    expect(pacer.waitMs()).toBe(1_000);
+    clock.ms += 1_000;
+    pacer.arrived();
+    expect(pacer.waitMs()).toBe(0);
+  });
+
   it('under a flood takes its share of the loop, no more, and keeps processing', () => {
     const { clock, pacer } = pacerAt();
     const started = clock.ms;
@@ -63,7 +74,7 @@ describe('pacing inbound processing behind the webhooks', () => {
   });
 
   it('waits on a timer under load, so the loop answers requests meanwhile, and resolves once allowed', async () => {
-    const pacer = new InboundPacer({ share: 0.25, quietMs: 60_000, burstMs: 1 });
+    const pacer = new InboundPacer({ share: 0.25, quietMs: 60_000, burstMs: 1, maxWaitMs: 1_000 });
     pacer.arrived();
     pacer.spent(6);
     let answered = false;

@@ -7,6 +7,11 @@ export interface PacingSettings {
   quietMs: number;
   /** Processing time allowed at once before the share applies: a few texts, so a lone one never waits. */
   burstMs: number;
+  /**
+   * The longest wait before a text, however long the one before took: a batch's texts are claimed
+   * together, and its last must start well within the claims' lease (two minutes).
+   */
+  maxWaitMs: number;
 }
 
 /**
@@ -15,7 +20,7 @@ export interface PacingSettings {
  * flood still processes several hundred texts a second (far more than 100,000 people text at their
  * busiest hour), and all of it as soon as the flood stops.
  */
-export const INBOUND_PACING: PacingSettings = { share: 0.2, quietMs: 5, burstMs: 10 };
+export const INBOUND_PACING: PacingSettings = { share: 0.2, quietMs: 5, burstMs: 10, maxWaitMs: 1_000 };
 
 /** What the processing loop asks before each text and tells after it (see processInboundMessages). */
 export interface Pace {
@@ -66,11 +71,11 @@ export class InboundPacer implements Pace {
     if (now - this.lastArrival >= quietMs) this.allowance = burstMs;
     else this.allowance = Math.min(burstMs, this.allowance + (now - this.refilledAt) * share);
     this.refilledAt = now;
-    return this.allowance > 0 ? 0 : Math.ceil(-this.allowance / share);
+    return this.allowance >= 0 ? 0 : Math.ceil(-this.allowance / share);
   }
 
   spent(ms: number): void {
-    this.allowance -= ms;
+    this.allowance = Math.max(this.allowance - ms, -this.settings.maxWaitMs * this.settings.share);
   }
 
   async next(): Promise<void> {

@@ -86,7 +86,7 @@ describe('the dev phone page', () => {
   it('keeps a text typed while the one before is still sending', async () => {
     localStorage.setItem(PHONE_STORAGE_KEY, '+12025550143');
     let release: () => void = () => {};
-    const answered = fetchMock.getMockImplementation()!;
+    const answered = fetchMock.getMockImplementation() as (url: string, init?: RequestInit) => Promise<Response>;
     fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
       if (url === '/api/dev/phone/send') await new Promise<void>((resolve) => (release = resolve));
       return answered(url, init);
