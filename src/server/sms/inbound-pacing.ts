@@ -81,7 +81,7 @@ export class InboundPacer implements Pace {
 
   async next(): Promise<void> {
     let wait = this.waitMs();
-    if (wait === 0) return new Promise((resolve) => setImmediate(resolve));
+    if (wait === 0) return TURN_BY_TURN.next();
     // Waiting on a timer, the loop answers whatever arrives meanwhile.
     while (wait > 0) {
       await new Promise((resolve) => setTimeout(resolve, wait));
