@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { benchEnv, child as forkChild, listening, loadApp, median, serveApp } from './support.mjs';
+import { benchEnv, child as forkChild, cpuSecondsOf, listening, loadApp, median, serveApp } from './support.mjs';
 
 const USERS = Number(process.env.USERS ?? 10_000);
 /** Past entries per user (one a day, ending the day before yesterday: no streak milestone today). */
@@ -52,7 +52,8 @@ function signedText(run) {
   return { body: new URLSearchParams(params).toString(), signature: sign(`${PUBLIC_URL}/webhooks/twilio/sms`, params) };
 }
 
-async function measure(url, run) {
+async function measure(server, run) {
+  const { url } = server;
   const { default: autocannon } = await import('autocannon');
   const request = {
     method: 'POST',
@@ -67,11 +68,15 @@ async function measure(url, run) {
   const started = sent;
   const load = autocannon({ url, requests: [request], connections: CONNECTIONS, duration: DURATION_S });
   load.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
+  const cpuBefore = cpuSecondsOf(server.pid);
   const result = await load;
+  const cpuAfter = cpuSecondsOf(server.pid);
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   times.sort((a, b) => a - b);
   const percentile = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, texts: sent - started };
+  // The server's CPU time per answered request (processing done during the load included).
+  const cpuUs = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
+  return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, cpuUs, texts: sent - started };
 }
 
 /** Users, profiles (verified, with their own key salt), trials and DAYS past entries each, written in batches. */
@@ -167,7 +172,8 @@ async function statementsPerText(app) {
 
 /** Each figure's median over the rounds. */
 function medianOf(results) {
-  return { p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), rps: median(results.map((r) => r.rps)) };
+  const cpu = results.map((r) => r.cpuUs);
+  return { p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), rps: median(results.map((r) => r.rps)), cpuUs: cpu.includes(null) ? null : median(cpu) };
 }
 
 async function main() {
@@ -201,8 +207,8 @@ async function main() {
     const hooks = [];
     const drains = [];
     for (let round = 0; round < ROUNDS; round++) {
-      bare.push(await measure(baseline.url, `b${round}`));
-      hooks.push(await measure(api.url, `a${round}`));
+      bare.push(await measure(baseline, `b${round}`));
+      hooks.push(await measure(api, `a${round}`));
       // Texts are answered once recorded; the rest are processed after the load stops.
       started = performance.now();
       const atStop = await pending();
@@ -222,9 +228,9 @@ async function main() {
 
     const base = rows[0][1];
     console.log(`\n${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · a new signed MessageSid per request · medians of ${ROUNDS} rounds, in turn\n`);
-    console.log(`${'scenario'.padEnd(52)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}`);
+    console.log(`${'scenario'.padEnd(52)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}${'CPU µs/req'.padStart(12)}`);
     for (const [name, r] of rows) {
-      console.log(`${name.padEnd(52)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}`);
+      console.log(`${name.padEnd(52)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}${(r.cpuUs === null ? '–' : r.cpuUs.toFixed(0)).padStart(12)}`);
     }
     console.log(`\n  texts processed: ${processed.toLocaleString('en-US')} in all; after each round's load:`);
     for (const [i, d] of drains.entries()) {

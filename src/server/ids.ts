@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomSlice } from './crypto/random-blocks';
 
 export const newId = (): string => randomUUID();
 
@@ -10,7 +11,7 @@ export const newId = (): string => randomUUID();
  * It tells when it was made, so it is for rows, never for tokens or anything a guess must not reach.
  */
 export function newTimeOrderedId(at: Date): string {
-  const bytes = randomBytes(16);
+  const bytes = randomSlice(16);
   bytes.writeUIntBE(at.getTime(), 0, 6);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;

@@ -32,7 +32,7 @@ describe('the text cipher', () => {
     const cipher = createTextCipher(masterKey);
     const salt = newKeySalt();
     const seen = new Set<string>();
-    // 3,000 IVs span several blocks of 512: direct draws and the ones sealed values carry.
+    // 3,000 IVs span several blocks (682 IVs each): direct draws and the ones sealed values carry.
     for (let i = 0; i < 1_500; i++) {
       const iv = freshIv();
       expect(iv).toHaveLength(12);
