@@ -2,7 +2,7 @@
 // sources, and medians.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { register } from 'tsx/esm/api';
@@ -60,6 +60,21 @@ export function child(script, name, env = {}) {
     proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.kill('SIGINT') }));
     proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
   });
+}
+
+/**
+ * CPU seconds a process has used so far, all its threads, user and system (Linux's /proc; null
+ * elsewhere). Read before and after a load, it gives what each request cost the server whatever
+ * the machine's other work: a steadier figure than requests per second on a shared machine.
+ */
+export function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime (fields 14 and 15 of stat, counted from the state, field 3), in clock ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 /** The middle value (the upper middle of an even count). */
