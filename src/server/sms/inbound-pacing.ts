@@ -23,6 +23,9 @@ export interface PacingSettings {
  */
 export const INBOUND_PACING: PacingSettings = { share: 0.2, quietMs: 5, burstMs: 10, maxWaitMs: 1_000 };
 
+/** How often a waiting pacer looks again whether the loop has been idle (milliseconds). */
+const IDLE_CHECK_MS = 1;
+
 /** What the processing loop asks before each text and tells after it (see processInboundMessages). */
 export interface Pace {
   /** Resolves when the next text may be processed: in the next turn of the loop, or later under load. */
@@ -40,9 +43,11 @@ export const TURN_BY_TURN: Pace = {
 /**
  * Acknowledgements first: the webhook answers Twilio once a text is recorded (Twilio gives up after
  * 15 seconds and sends it again), and processing follows. While texts keep arriving, processing may
- * take only its share of the loop's time (a token bucket refilled at `share` of the time passing,
- * holding at most `burstMs`); when they stop, it runs flat out. The texts are recorded durably
- * before they are paced, so a pause loses nothing.
+ * take its share of the loop's busy time and all of its idle time (a token bucket refilled at
+ * `share` of the time the loop works and in full for the time it waits with nothing to do, holding
+ * at most `burstMs`); when they stop, it runs flat out. So under a flood the webhooks keep most of
+ * the loop, and under a steady stream the loop is never left idle while texts wait. The texts are
+ * recorded durably before they are paced, so a pause loses nothing.
  * A text is charged the time its processing took from start to end. On SQLite that is time on the
  * loop, except a photo's download, whose wait is charged too: under a flood, texts with photos are
  * processed more slowly than their share allows, never lost or starved.
@@ -51,13 +56,20 @@ export class InboundPacer implements Pace {
   private lastArrival = Number.NEGATIVE_INFINITY;
   private allowance: number;
   private refilledAt: number;
+  private idleAtRefill: number;
 
+  /**
+   * `now` is the time in milliseconds; `idle`, how long the event loop has waited for something to
+   * do so far, in milliseconds (both moving forward only).
+   */
   constructor(
     private readonly settings: PacingSettings = INBOUND_PACING,
     private readonly now: () => number = () => performance.now(),
+    private readonly idle: () => number = () => performance.eventLoopUtilization().idle,
   ) {
     this.allowance = settings.burstMs;
     this.refilledAt = now();
+    this.idleAtRefill = idle();
   }
 
   /** A text arrived: processing gives way to the acknowledgements for a while. */
@@ -68,10 +80,15 @@ export class InboundPacer implements Pace {
   /** How long processing must wait before its next text; 0 when it may go on. */
   waitMs(): number {
     const now = this.now();
+    const idle = this.idle();
     const { share, quietMs, burstMs } = this.settings;
     if (now - this.lastArrival >= quietMs) this.allowance = burstMs;
-    else this.allowance = Math.min(burstMs, this.allowance + (now - this.refilledAt) * share);
+    else {
+      const idled = Math.min(idle - this.idleAtRefill, now - this.refilledAt);
+      this.allowance = Math.min(burstMs, this.allowance + (now - this.refilledAt - idled) * share + idled);
+    }
     this.refilledAt = now;
+    this.idleAtRefill = idle;
     return this.allowance >= 0 ? 0 : Math.ceil(-this.allowance / share);
   }
 
@@ -82,9 +99,10 @@ export class InboundPacer implements Pace {
   async next(): Promise<void> {
     let wait = this.waitMs();
     if (wait === 0) return TURN_BY_TURN.next();
-    // Waiting on a timer, the loop answers whatever arrives meanwhile.
+    // Waiting on a timer, the loop answers whatever arrives meanwhile. A millisecond at a time: time
+    // the loop spends with nothing to do counts in full, so an idle loop ends the wait early.
     while (wait > 0) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, IDLE_CHECK_MS)));
       wait = this.waitMs();
     }
   }
