@@ -118,4 +118,13 @@ describe('pacing inbound processing behind the webhooks', () => {
     // 5 ms over at a quarter: 20 ms of waiting (timers may fire a little early or late).
     expect(performance.now() - before).toBeGreaterThanOrEqual(18);
   });
+
+  it('on the real event loop, ends a wait early while the loop has nothing else to do', async () => {
+    const pacer = new InboundPacer({ share: 0.25, quietMs: 60_000, burstMs: 1, maxWaitMs: 1_000 });
+    pacer.arrived();
+    // 50 ms over: 200 ms at a quarter of a busy loop, about 50 ms of an idle one.
+    pacer.spent(51);
+    const ended = await Promise.race([pacer.next().then(() => 'pacer'), new Promise((resolve) => setTimeout(resolve, 150, 'timer'))]);
+    expect(ended).toBe('pacer');
+  });
 });
