@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchEnv, child as forkChild, listening, loadApp, median, serveApp } from './support.mjs';
+import { benchEnv, child as forkChild, cpuSecondsOf, listening, loadApp, median, serveApp } from './support.mjs';
 
 const ENTRIES = 3650;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -17,8 +17,6 @@ const WARMUP_S = Math.min(1, DURATION_S);
 // baseline measured once, a minute before the app, made the ratios drift with it.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
-// /proc counts CPU time in ticks of 1/100 s on Linux.
-const CLOCK_TICKS = 100;
 const role = process.argv[2];
 
 if (role === 'baseline') {
@@ -39,16 +37,6 @@ function child(name, env) {
   return forkChild(import.meta.filename, name, env);
 }
 
-// The server process's CPU time so far (user and system, ms), from /proc on Linux; null elsewhere.
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Throughput and latency against `server`, and the server's CPU time per answer: on a machine
  * shared with other work, req/s moves with the neighbours, CPU per answer much less.
@@ -59,15 +47,15 @@ async function measure(server, path = '', headers = {}) {
   await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_S });
   // autocannon's own percentiles are whole milliseconds; each response's time is finer.
   const times = [];
-  const cpuBefore = cpuMs(server.pid);
+  const cpuBefore = cpuSecondsOf(server.pid);
   const run = autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
   run.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
   const result = await run;
-  const cpuAfter = cpuMs(server.pid);
+  const cpuAfter = cpuSecondsOf(server.pid);
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   times.sort((a, b) => a - b);
   const percentile = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  const cpuUs = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  const cpuUs = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
   return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, cpuUs };
 }
 

@@ -228,9 +228,9 @@ async function main() {
 
     const base = rows[0][1];
     console.log(`\n${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · a new signed MessageSid per request · medians of ${ROUNDS} rounds, in turn\n`);
-    console.log(`${'scenario'.padEnd(52)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}${'CPU µs/req'.padStart(12)}`);
+    console.log(`${'scenario'.padEnd(52)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}${'CPU µs/req'.padStart(12)}${'bare ÷CPU'.padStart(11)}`);
     for (const [name, r] of rows) {
-      console.log(`${name.padEnd(52)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}${(r.cpuUs === null ? '–' : r.cpuUs.toFixed(0)).padStart(12)}`);
+      console.log(`${name.padEnd(52)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}${(r.cpuUs === null ? 'n/a' : r.cpuUs.toFixed(0)).padStart(12)}${(r.cpuUs === null || base.cpuUs === null ? 'n/a' : (base.cpuUs / r.cpuUs).toFixed(3)).padStart(11)}`);
     }
     console.log(`\n  texts processed: ${processed.toLocaleString('en-US')} in all; after each round's load:`);
     for (const [i, d] of drains.entries()) {
