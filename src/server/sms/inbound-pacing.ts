@@ -25,6 +25,8 @@ export const INBOUND_PACING: PacingSettings = { share: 0.2, quietMs: 5, burstMs:
 
 /** How often a waiting pacer looks again whether the loop has been idle (milliseconds). */
 const IDLE_CHECK_MS = 1;
+/** The loop counts as free when it was idle at least this part of the time since the pacer last looked. */
+const MOSTLY_IDLE = 0.5;
 
 /** What the processing loop asks before each text and tells after it (see processInboundMessages). */
 export interface Pace {
@@ -43,11 +45,11 @@ export const TURN_BY_TURN: Pace = {
 /**
  * Acknowledgements first: the webhook answers Twilio once a text is recorded (Twilio gives up after
  * 15 seconds and sends it again), and processing follows. While texts keep arriving, processing may
- * take its share of the loop's busy time and all of its idle time (a token bucket refilled at
- * `share` of the time the loop works and in full for the time it waits with nothing to do, holding
- * at most `burstMs`); when they stop, it runs flat out. So under a flood the webhooks keep most of
- * the loop, and under a steady stream the loop is never left idle while texts wait. The texts are
- * recorded durably before they are paced, so a pause loses nothing.
+ * take its share of the loop's time, and the loop's idle time whenever the loop is mostly idle (a
+ * token bucket refilled at `share` of the time passing, or in full for the time the loop waited with
+ * nothing to do, holding at most `burstMs`); when they stop, it runs flat out. So under a flood the
+ * webhooks keep most of the loop, and a steady stream the loop could keep up with is kept up with.
+ * The texts are recorded durably before they are paced, so a pause loses nothing.
  * A text is charged the time its processing took from start to end. On SQLite that is time on the
  * loop, except a photo's download, whose wait is charged too: under a flood, texts with photos are
  * processed more slowly than their share allows, never lost or starved.
@@ -84,8 +86,13 @@ export class InboundPacer implements Pace {
     const { share, quietMs, burstMs } = this.settings;
     if (now - this.lastArrival >= quietMs) this.allowance = burstMs;
     else {
-      const idled = Math.min(idle - this.idleAtRefill, now - this.refilledAt);
-      this.allowance = Math.min(burstMs, this.allowance + (now - this.refilledAt - idled) * share + idled);
+      const elapsed = now - this.refilledAt;
+      const idled = Math.min(idle - this.idleAtRefill, elapsed);
+      // Idle time counts in full only when the loop was idle most of the while. Between the requests
+      // of a flood the loop idles too, a few tenths of a millisecond at a time, but a text taken in
+      // such a pause keeps the next requests waiting for as long as it takes.
+      const free = idled >= elapsed * MOSTLY_IDLE ? idled : 0;
+      this.allowance = Math.min(burstMs, this.allowance + (elapsed - free) * share + free);
     }
     this.refilledAt = now;
     this.idleAtRefill = idle;
