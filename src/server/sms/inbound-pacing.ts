@@ -106,8 +106,8 @@ export class InboundPacer implements Pace {
   async next(): Promise<void> {
     let wait = this.waitMs();
     if (wait === 0) return TURN_BY_TURN.next();
-    // Waiting on a timer, the loop answers whatever arrives meanwhile. A millisecond at a time: time
-    // the loop spends with nothing to do counts in full, so an idle loop ends the wait early.
+    // Waiting on a timer, the loop answers whatever arrives meanwhile. A millisecond at a time: a loop
+    // left mostly idle meanwhile has its idle time counted in full, which ends the wait early.
     while (wait > 0) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait, IDLE_CHECK_MS)));
       wait = this.waitMs();
