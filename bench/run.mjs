@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchEnv, child as forkChild, cpuSecondsOf, listening, loadApp, median, serveApp } from './support.mjs';
+import { benchEnv, child as forkChild, cpuSecondsOf, listening, loadApp, medianOf, serveApp } from './support.mjs';
 
 const ENTRIES = 3650;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -57,17 +57,6 @@ async function measure(server, path = '', headers = {}) {
   const percentile = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
   const cpuUs = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
   return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, cpuUs };
-}
-
-/** Each figure's median over the rounds (CPU null when /proc could not be read). */
-function medianOf(results) {
-  const cpu = results.map((r) => r.cpuUs);
-  return {
-    p50: median(results.map((r) => r.p50)),
-    p99: median(results.map((r) => r.p99)),
-    rps: median(results.map((r) => r.rps)),
-    cpuUs: cpu.includes(null) ? null : median(cpu),
-  };
 }
 
 async function timeIt(times, fn) {

@@ -81,3 +81,14 @@ export function cpuSecondsOf(pid) {
 export function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
+
+/** Each figure of a load run's rounds (p50, p99, rps, cpuUs), its median; CPU null when /proc could not be read. */
+export function medianOf(results) {
+  const cpu = results.map((r) => r.cpuUs);
+  return {
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    rps: median(results.map((r) => r.rps)),
+    cpuUs: cpu.includes(null) ? null : median(cpu),
+  };
+}

@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { benchEnv, child as forkChild, cpuSecondsOf, listening, loadApp, median, serveApp } from './support.mjs';
+import { benchEnv, child as forkChild, cpuSecondsOf, listening, loadApp, medianOf, serveApp } from './support.mjs';
 
 const USERS = Number(process.env.USERS ?? 10_000);
 /** Past entries per user (one a day, ending the day before yesterday: no streak milestone today). */
@@ -168,12 +168,6 @@ async function statementsPerText(app) {
   }
   for (const [source, { n, ms }] of [...detail].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${ms.toFixed(1).padStart(8)} ms ${String(n).padStart(4)}× ${source.slice(0, 160)}`);
   return counts;
-}
-
-/** Each figure's median over the rounds. */
-function medianOf(results) {
-  const cpu = results.map((r) => r.cpuUs);
-  return { p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), rps: median(results.map((r) => r.rps)), cpuUs: cpu.includes(null) ? null : median(cpu) };
 }
 
 async function main() {
