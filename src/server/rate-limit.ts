@@ -13,9 +13,6 @@ export interface RateLimit {
 /** Hits older than this are deleted; no window may be longer. */
 export const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-// One hit in this many also sweeps expired rows, so the table stays small without a job.
-const SWEEP_ONE_IN = 50;
-
 /**
  * The stored key: a readable scope and a hash of the subject, so the table never holds
  * e-mail addresses, phone numbers or IP addresses in the clear.
@@ -52,7 +49,6 @@ export async function isLimited(ctx: AppContext, key: string, rule: RateLimit): 
 /** Records one hit (for counting failures after the fact). */
 export async function recordHit(ctx: AppContext, key: string): Promise<void> {
   await ctx.db.insertInto('rate_limit_hits').values({ id: newId(), key, created_at: ctx.clock.now().toISOString() }).execute();
-  if (Math.floor(Math.random() * SWEEP_ONE_IN) === 0) await sweepRateLimitHits(ctx);
 }
 
 /** One key's share of a reservation: the key and the rule it is counted against. */
@@ -92,7 +88,6 @@ export async function reserveHits(ctx: AppContext, keys: LimitedKey[]): Promise<
     }
     return ids;
   });
-  if (reserved && Math.floor(Math.random() * SWEEP_ONE_IN) === 0) await sweepRateLimitHits(ctx);
   return reserved;
 }
 
@@ -121,7 +116,7 @@ export async function clearHitsByPrefix(ctx: AppContext, prefix: string): Promis
   await matching.execute();
 }
 
-/** Deletes hits older than the retention period. */
+/** Deletes hits older than the retention period (a background job: jobs/definitions.ts); how many. */
 export async function sweepRateLimitHits(ctx: AppContext): Promise<number> {
   // The earlier of this instance's clock and the wall clock: an instance whose clock runs ahead
   // (or a test that moves it) must not sweep hits other instances still count.

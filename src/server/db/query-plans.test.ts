@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { clearSignInLimits } from '../auth/sign-in-limits';
+import { sweepRateLimitHits } from '../rate-limit';
 import { runReminderPass } from '../reminders/service';
 import { recordInboundText } from '../sms/inbound';
 import { processInboundMessages } from '../sms/process-inbound';
@@ -77,7 +78,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('statements of the busy paths, on
     await t.close();
   });
 
-  it('a reminder pass, a batch of texts and the sign-up expiry read no table whole; updates by id go by primary key', async () => {
+  it('a reminder pass, a batch of texts, the sign-up expiry and the rate-limit sweep read no table whole; updates by id go by primary key', async () => {
     t.clock.set(new Date('2026-03-02T12:00:00Z'));
     const users = [];
     for (let i = 0; i < USERS; i++) users.push(await buildUser(t));
@@ -95,8 +96,9 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('statements of the busy paths, on
       expect(due.reminders).toBe(USERS);
       // Claims the texts in one statement.
       expect((await processInboundMessages(t.ctx, texts)).every((o) => o.status === 'processed')).toBe(true);
-      // The minute job that removes lapsed sign-ups.
+      // The minute job that removes lapsed sign-ups, and the job that forgets day-old rate-limit hits.
       await expirePendingSignUps(t.ctx);
+      await sweepRateLimitHits(t.ctx);
     });
 
     const plans = await plansOf(t, statements);

@@ -1,5 +1,6 @@
 import { deleteExpiredRefreshTokens } from '../auth/expired-sessions';
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
+import { sweepRateLimitHits } from '../rate-limit';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
 import { runInboundSweep } from '../sms/inbound-sweep';
@@ -15,4 +16,5 @@ export const jobDefinitions: JobDefinition[] = [
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
   { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },
+  { name: 'rate-limit-hits', everyMs: 600_000, run: (ctx) => sweepRateLimitHits(ctx) },
 ];

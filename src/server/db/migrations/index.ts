@@ -15,6 +15,7 @@ import * as keyRotations from './2026-11-23-0095-key-rotations';
 import * as sealedSecrets from './2026-11-23-0100-sealed-secrets';
 import * as liveSessionIndex from './2026-11-24-0010-live-session-index';
 import * as rareRowIndexes from './2026-11-24-0020-rare-row-indexes';
+import * as rateLimitSweepIndex from './2026-11-25-0010-rate-limit-sweep-index';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-0100-sealed-secrets': sealedSecrets,
   '2026-11-24-0010-live-session-index': liveSessionIndex,
   '2026-11-24-0020-rare-row-indexes': rareRowIndexes,
+  '2026-11-25-0010-rate-limit-sweep-index': rateLimitSweepIndex,
 };
