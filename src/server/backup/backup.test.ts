@@ -75,10 +75,12 @@ describe('jotline backup', () => {
     try {
       const t = await buildTestApp({ DATABASE_URL: `sqlite:${join(dir, 'live.db')}` });
       await t.app.close();
+      const before = readdirSync(dir);
       const result = run([join(dir, 'nightly.db')], { DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'live.db')}` });
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout).toContain(`to ${join(dir, 'nightly.db')}`);
-      expect(existsSync(join(dir, 'nightly.db'))).toBe(true);
+      // The backup and nothing else: no -wal or -shm left beside the stopped service's database.
+      expect(readdirSync(dir).sort()).toEqual([...before, 'nightly.db'].sort());
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
