@@ -116,7 +116,7 @@ export async function clearHitsByPrefix(ctx: AppContext, prefix: string): Promis
   await matching.execute();
 }
 
-/** Deletes hits older than the retention period (a background job: jobs/definitions.ts); how many. */
+/** Deletes hits older than the retention period, and says how many (a background job: jobs/definitions.ts). */
 export async function sweepRateLimitHits(ctx: AppContext): Promise<number> {
   // The earlier of this instance's clock and the wall clock: an instance whose clock runs ahead
   // (or a test that moves it) must not sweep hits other instances still count.

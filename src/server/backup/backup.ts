@@ -40,9 +40,10 @@ export async function backupSqlite(databaseFile: string, target: string): Promis
   // Owner-only from its first byte: it holds e-mail addresses, phone numbers and encrypted journals.
   closeSync(openSync(partial, 'wx', 0o600));
   makeOwnerOnly(partial);
-  // Read and write, though it only reads: a read-only connection to a database in WAL mode that no
-  // one has open (the service stopped) creates the -wal and -shm files and cannot remove them. This
-  // one, closing last, removes them; with the service running, they stay the service's.
+  // Read and write, though the backup only reads: a read-only connection to a database in WAL mode
+  // that no one has open (the service stopped) creates the -wal and -shm files and cannot remove
+  // them. This one, closing last, checkpoints and removes them as the service does when it stops;
+  // with the service running, they stay the service's.
   const source = new SQLite(databaseFile, { fileMustExist: true });
   try {
     source.pragma('busy_timeout = 5000');

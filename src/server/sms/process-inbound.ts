@@ -64,8 +64,8 @@ export async function processInboundMessage(ctx: AppContext, id: string, options
  * Processes several recorded texts in the order given, as processInboundMessage does one: they are
  * claimed in one statement, handled one after another (with a pace, each in its own turn of the
  * event loop, so requests are answered in between: see inbound-pacing.ts), and their outcomes
- * written together at the end. On SQLite each commit waits for the disk while holding the event
- * loop; a text had three (claim, journal, outcome) and now has one and a share of two. A crash
+ * written together at the end. On SQLite each commit writes its pages to the log while holding the
+ * event loop; a text had three (claim, journal, outcome) and now has one and a share of two. A crash
  * before the outcomes are written leaves handled texts unmarked: they are handled again, which
  * changes nothing (see above), and marked then.
  */
