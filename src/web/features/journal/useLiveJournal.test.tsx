@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
-import { LIVE_RECONNECT_MS, useLiveJournal } from './useLiveJournal';
+import { journalKeys } from './queries';
+import { LIVE_RECONNECT_MS, LIVE_REFRESH_DEBOUNCE_MS, useLiveJournal } from './useLiveJournal';
 
 /** EventSource is not in the test DOM; this one is driven by the test. */
 class FakeEventSource {
@@ -43,8 +44,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderLive() {
-  const queryClient = new QueryClient();
+function renderLive(queryClient = new QueryClient()) {
   const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
   return renderHook(() => useLiveJournal(), { wrapper });
 }
@@ -80,6 +80,33 @@ describe('useLiveJournal', () => {
     await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS));
     await waitForStreams(1);
     expect(streams()[0]!.url).toBe('/api/events?ticket=ticket-1');
+  });
+
+  it('reads the journal again once the stream opens, first time and after a drop: a change before it was not heard', async () => {
+    const queryClient = new QueryClient();
+    const entries = () => queryClient.getQueryState(journalKeys.entries)!;
+    const stats = () => queryClient.getQueryState(journalKeys.stats)!;
+    // The journal as read before the stream opened (a text may land in between).
+    queryClient.setQueryData(journalKeys.entries, { pages: [], pageParams: [] });
+    queryClient.setQueryData(journalKeys.stats, {});
+    renderLive(queryClient);
+    await waitForStreams(1);
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_REFRESH_DEBOUNCE_MS * 2));
+    expect(entries().isInvalidated).toBe(false);
+
+    act(() => streams()[0]!.emit('open'));
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_REFRESH_DEBOUNCE_MS));
+    expect(entries().isInvalidated).toBe(true);
+    expect(stats().isInvalidated).toBe(true);
+
+    queryClient.setQueryData(journalKeys.entries, { pages: [], pageParams: [] });
+    act(() => streams()[0]!.emit('error'));
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS));
+    await waitForStreams(2);
+    expect(entries().isInvalidated).toBe(false);
+    act(() => streams()[1]!.emit('open'));
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_REFRESH_DEBOUNCE_MS));
+    expect(entries().isInvalidated).toBe(true);
   });
 
   it('closes the stream at sign-out and opens none without a session', async () => {

@@ -30,7 +30,6 @@ export function useLiveJournal(): void {
     let source: EventSource | undefined;
     let debounce: ReturnType<typeof setTimeout> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    let connectedBefore = false;
     const refresh = () => {
       clearTimeout(debounce);
       debounce = setTimeout(() => void invalidateJournal(queryClient), LIVE_REFRESH_DEBOUNCE_MS);
@@ -53,11 +52,9 @@ export function useLiveJournal(): void {
       stream.addEventListener('entries.changed', refresh);
       // STOP, START or a change made in another tab: the banners and settings read the profile.
       stream.addEventListener('profile.updated', () => void queryClient.invalidateQueries({ queryKey: journalKeys.profile }));
-      stream.addEventListener('open', () => {
-        // Back after a drop: whatever changed meanwhile was not heard.
-        if (connectedBefore) refresh();
-        connectedBefore = true;
-      });
+      // Whatever changed between reading the journal and the stream opening was not heard: a text
+      // sent as the page opened, or anything during a drop. Read it again once the stream is open.
+      stream.addEventListener('open', refresh);
       stream.addEventListener('error', () => {
         // The browser would retry with the same, used ticket: close it and come back with a new one.
         stream.close();
