@@ -102,4 +102,14 @@ describe('a burst of inbound texts', () => {
     const stored = await t.ctx.db.selectFrom('sms_messages').select('id').where('id', 'in', ids).execute();
     expect(stored).toHaveLength(2);
   });
+
+  it('commits a write made in the next turn of the event loop with the one before it', async () => {
+    // Each write is told whether it runs inside the batch's transaction.
+    const inTransaction = (db: { isTransaction: boolean }) => Promise.resolve(db.isTransaction);
+    const first = commitTogether(t.ctx, inTransaction);
+    const second = await new Promise<Promise<boolean>>((resolve) => setImmediate(() => resolve(commitTogether(t.ctx, inTransaction))));
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    // A write alone is committed on its own, without waiting for company.
+    expect(await commitTogether(t.ctx, inTransaction)).toBe(false);
+  });
 });
