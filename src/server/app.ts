@@ -21,6 +21,7 @@ import { createLocalEventBus } from './events';
 import { createPgEventBus } from './events/pg-bus';
 import { registerErrorHandler } from './http/error-handler';
 import { registerNoStoreForApi } from './http/no-store';
+import { registerTurnEndWrites } from './http/turn-end-writes';
 import { importRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerNoStoreForApi(app);
   registerMetrics(app);
+  registerTurnEndWrites(app);
 
   app.get('/healthz', async () => {
     await ctx.db.selectFrom('users').select('id').limit(1).execute();
