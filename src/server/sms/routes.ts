@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SKIP_COMPRESSION_HOOKS } from '../compression/index';
+import { ANSWER_AT_ONCE } from '../http/turn-end-writes';
 import { parseInput } from '../http/validate';
 import { applyDeliveryStatus } from './delivery-status';
 import { receiveInboundText } from './inbound';
@@ -14,8 +15,9 @@ export async function smsWebhookRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('preHandler', async (request) => assertSignedByTwilio(app.ctx.config, request));
 
   // Twilio waits 15 s and may deliver twice: record, answer at once, process afterwards. Twilio
-  // never compresses what it posts, and the answers are a few bytes of TwiML.
-  app.post('/sms', SKIP_COMPRESSION_HOOKS, async (request, reply) => {
+  // never compresses what it posts, and the answers are a few bytes of TwiML. The texts arriving
+  // together are recorded together, and their answers leave together as the commit ends.
+  app.post('/sms', { ...SKIP_COMPRESSION_HOOKS, ...ANSWER_AT_ONCE }, async (request, reply) => {
     const fields = parseInput(inboundSmsSchema, request.body);
     await receiveInboundText(app.ctx, toInboundText(fields), request.log);
     return reply.type('text/xml').send(EMPTY_TWIML);
