@@ -9,13 +9,12 @@ interface PendingWrite {
 
 /**
  * Small writes that arrive in the same turn of the event loop or the next, committed in one SQLite
- * transaction.
- * Each commit takes SQLite's locks and writes its pages to the write-ahead log, with the event loop
- * held; a burst of webhooks each committing its own row spent much of its time there. (better-sqlite3
- * opens a WAL database with synchronous=NORMAL: a commit survives a killed process without waiting
- * for an fsync, and checkpoints sync; power loss can take the last commits.) Every caller still gets
- * its answer only once its write is committed. Should one write fail, the batch
- * is taken back and each write runs again on its own, so only the failing one fails.
+ * transaction. Each commit takes SQLite's locks and writes its pages to the write-ahead log, with
+ * the event loop held; a burst of webhooks each committing its own row spent much of its time there.
+ * (better-sqlite3 opens a WAL database with synchronous=NORMAL: a commit survives a killed process
+ * without waiting for an fsync, and checkpoints sync; power loss can take the last commits.) Every
+ * caller still gets its answer only once its write is committed. Should one write fail, the batch is
+ * taken back and each write runs again on its own, so only the failing one fails.
  */
 class GroupCommit {
   private pending: PendingWrite[] = [];
