@@ -23,6 +23,7 @@ import { registerErrorHandler } from './http/error-handler';
 import { registerNoStoreForApi } from './http/no-store';
 import { registerTurnEndWrites } from './http/turn-end-writes';
 import { importRoutes } from './import/routes';
+import { inboundSpoolOf } from './inbound-spool/spool';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
 import { checkMasterKeys } from './keys/key-guard';
@@ -40,6 +41,7 @@ import { createTwilioSms } from './providers/sms/twilio';
 import { createPhotoStorage } from './providers/storage/index';
 import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
+import { startInboundSpool } from './sms/inbound';
 import { smsWebhookRoutes } from './sms/routes';
 import { webRoutes } from './web';
 
@@ -113,6 +115,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await database.close();
   });
+  if (database.file) {
+    // The webhook's record on a SQLite file; closed (its texts moved) before the database.
+    await startInboundSpool(ctx, database.file, app.log);
+    app.addHook('onClose', () => inboundSpoolOf(ctx)!.close());
+  }
   if (database.kind === 'postgres') {
     // Realtime across instances: LISTEN/NOTIFY on the same database (closed before the pool).
     const bus = await createPgEventBus({ connectionString: config.databaseUrl, db: database.db, log: app.log.child({ component: 'events' }) });

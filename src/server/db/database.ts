@@ -16,6 +16,8 @@ const PAGE_CACHE_KIB = 64 * 1024;
 export interface DatabaseHandle {
   db: Db;
   kind: DbKind;
+  /** The SQLite file; none in memory or on PostgreSQL. */
+  file?: string;
   /** A SQLite file's checkpoint thread (wal-checkpoints.ts); none in memory or on PostgreSQL. */
   checkpoints?: WalCheckpoints;
   close(): Promise<void>;
@@ -119,6 +121,7 @@ export function openDatabase(url: string): DatabaseHandle {
   return {
     db,
     kind: 'sqlite',
+    file: file === ':memory:' ? undefined : file,
     checkpoints,
     // The app's connection closes last: SQLite checkpoints what is left and removes the log.
     close: async () => {

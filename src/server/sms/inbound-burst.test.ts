@@ -32,10 +32,9 @@ describe('a burst of inbound texts', () => {
     expect(answers.every((res) => res.body === EMPTY_TWIML)).toBe(true);
 
     const sids = texts.map((text) => text.MessageSid);
+    await inboundProcessingSettled(t.ctx);
     const rows = await t.ctx.db.selectFrom('sms_messages').select('provider_message_id').where('provider_message_id', 'in', sids).execute();
     expect(rows).toHaveLength(24);
-
-    await inboundProcessingSettled(t.ctx);
     expect(await processedCount(sids)).toBe(24);
     const content = (await journalOf(t, user.id)).map((entry) => entry.content).join('\n');
     for (const text of texts) expect(content.split(text.Body)).toHaveLength(2);

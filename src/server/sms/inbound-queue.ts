@@ -46,6 +46,11 @@ class InboundQueue {
     this.schedule();
   }
 
+  /** A text is arriving (in the spool, to be queued once in the database): processing gives way to the webhooks. */
+  arriving(): void {
+    this.pacer?.arrived();
+  }
+
   /** Resolves once every text queued so far, and any queued meanwhile, has been processed. */
   idle(): Promise<void> {
     if (this.waiting.length === 0 && this.running === 0) return Promise.resolve();

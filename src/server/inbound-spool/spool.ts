@@ -1,0 +1,240 @@
+import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context';
+import { insertReceivedOnce, type ReceivedRow } from '../sms/repo';
+
+/** Texts in the spool go into the database at most this often under a flood (milliseconds); a lone text at once. */
+export const MOVE_EVERY_MS = 20;
+/** After a failed move (the database locked by another process for long, a full disk), the next try waits this long. */
+const RETRY_AFTER_MS = 1_000;
+/** At most this many texts go into the database in one transaction. */
+const MOVE_MAX = 1_000;
+
+/** A recorded text the database now holds (its id), with the logger of the request that brought it. */
+export interface MovedText {
+  id: string;
+  log: FastifyBaseLogger;
+}
+
+interface Appended {
+  row: ReceivedRow;
+  log: FastifyBaseLogger;
+}
+
+interface Waiting extends Appended {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The webhook's durable record on a SQLite file: each text Twilio posts is appended to a file beside
+ * the database, and Twilio is answered once it is written; the texts go into the database together a
+ * moment later, and are processed from there.
+ *
+ * Why: on SQLite every statement runs on the event loop. Inserting each text and committing it with
+ * the webhooks of the same turn took about half the loop of a flood of webhooks (the insert touches
+ * six b-trees, one of them at a random place, and the commit writes each changed page to the
+ * write-ahead log with two system calls); one append of a turn's texts takes one system call. Moved in
+ * one transaction every MOVE_EVERY_MS, the texts of a flood share their pages and their commit.
+ *
+ * Durable as a commit is: SQLite here runs with synchronous=NORMAL (db/group-commit.ts), so a commit
+ * survives a killed process without an fsync, and so does a write to this file. Killed before a move,
+ * the file is read again at the next start (replayInboundSpool). Moving is idempotent (a text's
+ * MessageSid is unique), so a text moved twice, or delivered twice by Twilio, is recorded once.
+ * Each process appends to its own file (`…-spool-PID`): a file is only ever emptied by its writer.
+ * Lines are JSON; the message body is sealed already, as in the database.
+ */
+export class InboundSpool {
+  private readonly fd: number;
+  /** Handed to append, not yet written. */
+  private unwritten: Waiting[] = [];
+  /** In the file, not yet in the database, in the order they arrived. */
+  private written: Appended[] = [];
+  private moveTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  private moving: Promise<void> | undefined;
+  private lastMoveAt = Number.NEGATIVE_INFINITY;
+  private failedAt = Number.NEGATIVE_INFINITY;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly file: string,
+    /** Called with the texts each move put into the database (not those already there). */
+    private readonly onMoved: (texts: MovedText[]) => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    // Append-only, for the server's user only (a mode at creation is trimmed by the umask, never widened).
+    this.fd = openSync(file, 'a', 0o600);
+  }
+
+  /**
+   * Resolves once the text is in the file, so it survives the process being killed. The texts of one
+   * turn of the event loop and the next are written with one system call (as db/group-commit.ts
+   * gathers writes), so a flood's webhooks are answered together.
+   */
+  append(row: ReceivedRow, log: FastifyBaseLogger): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The inbound spool is closed'));
+    return new Promise((resolve, reject) => {
+      this.unwritten.push({ row, log, resolve, reject });
+      if (this.unwritten.length === 1) setImmediate(() => setImmediate(() => this.write()));
+    });
+  }
+
+  /** Texts written and not yet in the database (for the metrics and tests). */
+  get pending(): number {
+    return this.written.length + this.unwritten.length;
+  }
+
+  /** Moves every text written so far into the database; resolves when none is left (or a move failed). */
+  async drain(): Promise<void> {
+    while (this.unwritten.length || this.written.length || this.moving) {
+      if (this.unwritten.length) this.write();
+      if (this.moving) await this.moving;
+      else if (this.written.length) {
+        clearTimeout(this.moveTimer as NodeJS.Timeout);
+        clearImmediate(this.moveTimer as NodeJS.Immediate);
+        this.moveTimer = undefined;
+        await this.move();
+        // A failed move leaves the texts in the file for the next start.
+        if (this.failedAt > this.lastMoveAt) return;
+      }
+    }
+  }
+
+  /** Moves what is written, then closes the file; what could not be moved stays in it for the next start. */
+  async close(): Promise<void> {
+    await this.drain();
+    this.closed = true;
+    clearTimeout(this.moveTimer as NodeJS.Timeout);
+    clearImmediate(this.moveTimer as NodeJS.Immediate);
+    closeSync(this.fd);
+    if (!this.written.length) rmSync(this.file, { force: true });
+  }
+
+  private write(): void {
+    const batch = this.unwritten;
+    this.unwritten = [];
+    if (!batch.length) return;
+    try {
+      const data = Buffer.from(batch.map(({ row }) => JSON.stringify(row) + '\n').join(''));
+      // writeSync may write less than asked (a signal, a full disk): write the rest.
+      for (let offset = 0; offset < data.length; ) offset += writeSync(this.fd, data, offset);
+    } catch (error) {
+      // Nothing of this batch is acknowledged; a part of a line that reached the file is skipped when read.
+      for (const text of batch) text.reject(error);
+      return;
+    }
+    for (const text of batch) {
+      this.written.push({ row: text.row, log: text.log });
+      text.resolve();
+    }
+    this.scheduleMove();
+  }
+
+  private scheduleMove(): void {
+    if (this.moveTimer || this.moving || this.closed || !this.written.length) return;
+    const at = Math.max(this.lastMoveAt + MOVE_EVERY_MS, this.failedAt + RETRY_AFTER_MS);
+    const wait = at - this.now();
+    const run = () => {
+      this.moveTimer = undefined;
+      void this.move();
+    };
+    this.moveTimer = wait > 0 ? setTimeout(run, Math.ceil(wait)) : setImmediate(run);
+  }
+
+  private move(): Promise<void> {
+    this.moving ??= this.moveWritten().finally(() => {
+      this.moving = undefined;
+      this.scheduleMove();
+    });
+    return this.moving;
+  }
+
+  private async moveWritten(): Promise<void> {
+    const batch = this.written.slice(0, MOVE_MAX);
+    this.lastMoveAt = this.now();
+    let inserted: boolean[];
+    try {
+      inserted = await this.ctx.db.transaction().execute(async (trx) => {
+        const out: boolean[] = [];
+        for (const { row } of batch) out.push(await insertReceivedOnce(trx, row));
+        return out;
+      });
+    } catch (error) {
+      this.failedAt = this.now();
+      batch[0]!.log.error({ err: error instanceof Error ? error.message : String(error), texts: this.written.length }, 'recorded texts not moved into the database yet; trying again');
+      return;
+    }
+    this.written.splice(0, batch.length);
+    // Everything the file holds is in the database: start it again (appends go to its end, now 0).
+    if (!this.written.length) ftruncateSync(this.fd, 0);
+    const moved = batch.filter((_, i) => inserted[i]).map(({ row, log }) => ({ id: row.id, log }));
+    if (moved.length) this.onMoved(moved);
+  }
+}
+
+const spools = new WeakMap<AppContext, InboundSpool>();
+
+/** The app's spool, when its database is a SQLite file (none in memory or on PostgreSQL). */
+export function inboundSpoolOf(ctx: AppContext): InboundSpool | undefined {
+  return spools.get(ctx);
+}
+
+/** The spool file this process appends to, beside the database file. */
+export function spoolFileOf(databaseFile: string, pid = process.pid): string {
+  return `${databaseFile}-spool-${pid}`;
+}
+
+/** Opens this process's spool for the app (see InboundSpool). */
+export function openInboundSpool(ctx: AppContext, databaseFile: string, onMoved: (texts: MovedText[]) => void): InboundSpool {
+  const spool = new InboundSpool(ctx, spoolFileOf(databaseFile), onMoved);
+  spools.set(ctx, spool);
+  return spool;
+}
+
+/** Whether a process with this id is running (another server on the same database file). */
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * At start: puts the texts a killed server had written to its spool, and not yet into the database,
+ * into the database (those already there are skipped), then removes its file. The files of servers
+ * still running are theirs. A line cut short by the kill was never acknowledged, and is skipped.
+ * Returns the ids of the texts it put into the database, to be processed.
+ */
+export async function replayInboundSpools(ctx: AppContext, databaseFile: string, log: FastifyBaseLogger): Promise<string[]> {
+  const dir = dirname(databaseFile);
+  const prefix = `${basename(databaseFile)}-spool-`;
+  const moved: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const pid = Number(name.slice(prefix.length));
+    if (!name.startsWith(prefix) || !Number.isInteger(pid) || isRunning(pid)) continue;
+    const file = join(dir, name);
+    const rows: ReceivedRow[] = [];
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        rows.push(JSON.parse(line) as ReceivedRow);
+      } catch {
+        log.warn({ file: name }, 'skipped a partly written line of an inbound spool (never acknowledged)');
+      }
+    }
+    for (let from = 0; from < rows.length; from += MOVE_MAX) {
+      const chunk = rows.slice(from, from + MOVE_MAX);
+      await ctx.db.transaction().execute(async (trx) => {
+        for (const row of chunk) if (await insertReceivedOnce(trx, row)) moved.push(row.id);
+      });
+    }
+    rmSync(file, { force: true });
+    if (rows.length) log.info({ texts: rows.length, recorded: moved.length }, 'inbound texts of a stopped server recorded from its spool');
+  }
+  return moved;
+}
