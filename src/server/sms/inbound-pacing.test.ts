@@ -89,6 +89,36 @@ describe('pacing inbound processing behind the webhooks', () => {
     expect(share).toBeLessThan(0.252);
   });
 
+  it('under a flood answered ten requests at a time (ten connections waiting on their answers), still takes only its share', () => {
+    // Ten requests back to back (80 µs each), then the loop waits 0.7 ms for the next ten: idle for
+    // most of some milliseconds, never for most of a longer stretch. A text taken in such a wait keeps
+    // all ten connections waiting for as long as it takes. A small share, so the idle waits would
+    // more than fill it.
+    const clock = { ms: 1_000, idle: 0 };
+    const pacer = new InboundPacer({ ...settings, share: 0.05 }, () => clock.ms, () => clock.idle);
+    const started = clock.ms;
+    let processingMs = 0;
+    const processOneIfAllowed = () => {
+      if (pacer.waitMs() > 0) return;
+      clock.ms += 0.3;
+      pacer.spent(0.3);
+      processingMs += 0.3;
+    };
+    while (clock.ms - started < 10_000) {
+      for (let i = 0; i < 10; i++) {
+        clock.ms += 0.08;
+        pacer.arrived();
+        processOneIfAllowed();
+      }
+      clock.ms += 0.7;
+      clock.idle += 0.7;
+      processOneIfAllowed();
+    }
+    const share = processingMs / (clock.ms - started);
+    expect(share).toBeGreaterThan(0.045);
+    expect(share).toBeLessThan(0.055);
+  });
+
   it('under a steady stream that leaves the loop idle, takes the idle time too and keeps up', () => {
     const { clock, pacer } = pacerAt();
     const started = clock.ms;

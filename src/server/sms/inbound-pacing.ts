@@ -25,8 +25,10 @@ export const INBOUND_PACING: PacingSettings = { share: 0.2, quietMs: 5, burstMs:
 
 /** How often a waiting pacer looks again whether the loop has been idle (milliseconds). */
 const IDLE_CHECK_MS = 1;
-/** The loop counts as free when it was idle at least this part of the time since the pacer last looked. */
+/** The loop counts as free when it was idle at least this part of a window of IDLE_WINDOW_MS. */
 const MOSTLY_IDLE = 0.5;
+/** How long a stretch of the loop's time the pacer judges idle or busy as a whole (milliseconds). */
+const IDLE_WINDOW_MS = 20;
 
 /** What the processing loop asks before each text and tells after it (see processInboundMessages). */
 export interface Pace {
@@ -58,7 +60,8 @@ export class InboundPacer implements Pace {
   private lastArrival = Number.NEGATIVE_INFINITY;
   private allowance: number;
   private refilledAt: number;
-  private idleAtRefill: number;
+  private windowFrom: number;
+  private idleAtWindow: number;
 
   /**
    * `now` is the time in milliseconds; `idle`, how long the event loop has waited for something to
@@ -71,7 +74,8 @@ export class InboundPacer implements Pace {
   ) {
     this.allowance = settings.burstMs;
     this.refilledAt = now();
-    this.idleAtRefill = idle();
+    this.windowFrom = this.refilledAt;
+    this.idleAtWindow = idle();
   }
 
   /** A text arrived: processing gives way to the acknowledgements for a while. */
@@ -84,18 +88,26 @@ export class InboundPacer implements Pace {
     const now = this.now();
     const idle = this.idle();
     const { share, quietMs, burstMs } = this.settings;
-    if (now - this.lastArrival >= quietMs) this.allowance = burstMs;
-    else {
-      const elapsed = now - this.refilledAt;
-      const idled = Math.min(idle - this.idleAtRefill, elapsed);
-      // Idle time counts in full only when the loop was idle most of the while. Between the requests
-      // of a flood the loop idles too, a few tenths of a millisecond at a time, but a text taken in
-      // such a pause keeps the next requests waiting for as long as it takes.
-      const free = idled >= elapsed * MOSTLY_IDLE ? idled : 0;
-      this.allowance = Math.min(burstMs, this.allowance + (elapsed - free) * share + free);
+    if (now - this.lastArrival >= quietMs) {
+      this.allowance = burstMs;
+      this.windowFrom = now;
+      this.idleAtWindow = idle;
+    } else {
+      let refill = (now - this.refilledAt) * share;
+      // Idle time counts in full only when the loop was idle most of a window of IDLE_WINDOW_MS. Between
+      // the requests of a flood the loop idles too, a few tenths of a millisecond at a time (in some
+      // milliseconds most of it), but a text taken in such a pause keeps the next requests waiting
+      // for as long as it takes; a stream the loop keeps up with leaves it idle window after window.
+      const window = now - this.windowFrom;
+      if (window >= IDLE_WINDOW_MS) {
+        const idled = Math.min(idle - this.idleAtWindow, window);
+        if (idled >= window * MOSTLY_IDLE) refill += idled * (1 - share);
+        this.windowFrom = now;
+        this.idleAtWindow = idle;
+      }
+      this.allowance = Math.min(burstMs, this.allowance + refill);
     }
     this.refilledAt = now;
-    this.idleAtRefill = idle;
     return this.allowance >= 0 ? 0 : Math.ceil(-this.allowance / share);
   }
 
