@@ -2,8 +2,9 @@
 // The signed inbound webhook with USERS (default 10,000) verified users in the database, each with
 // a few weeks of journal: autocannon posts Twilio webhooks carrying a real X-Twilio-Signature (a new
 // MessageSid each, from the users in turn), beside a bare node:http server in the same run. The
-// webhook answers once the text is recorded; processing runs after the answer, on the same event
-// loop, so the figures include it. Also reported: how long the texts took to be processed after
+// webhook answers once the text is recorded (on SQLite: written to the spool beside the database,
+// moved into it every 20 ms); processing runs after the answer, on the same event loop, so the
+// figures include it. Also reported: how long the texts took to be processed after
 // the load stopped, and how many SQL statements processing one text takes.
 import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';

@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { jobDefinitions, OUTBOUND_SENDER } from '../jobs/definitions';
 import { createEntry, journalUser, listEntries } from '../journal/test-helpers';
-import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { inboundProcessingSettled } from '../sms/inbound';
+import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, postTwilioWebhook, TWILIO_SID, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
 import { buildTestApp } from '../test/app';
 import { buildUser, uniquePhone } from '../test/factories';
 
@@ -93,6 +95,21 @@ describe('GET /metrics', () => {
     text = await scrape();
     expect(sample(text, 'jotline_delivery_reports_total{status="delivered"}')).toBe(1);
     expect(sample(text, 'jotline_delivery_reports_total{status="other"}')).toBe(1);
+  });
+
+  it('counts the texts acknowledged and not yet in the database (on SQLite, while the database refuses them)', async () => {
+    const user = await buildUser(t);
+    const refuse = t.ctx.dbKind === 'sqlite';
+    if (refuse) await sql`CREATE TRIGGER refuse_inbound BEFORE INSERT ON sms_messages BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(t.ctx.db);
+    try {
+      const params = { MessageSid: newMessageSid(), AccountSid: TWILIO_SID, From: user.phone, To: JOURNAL_NUMBER, Body: 'Held back a moment.', NumMedia: '0' };
+      expect((await postTwilioWebhook(t, '/webhooks/twilio/sms', params)).statusCode).toBe(200);
+      await inboundProcessingSettled(t.ctx); // on SQLite: the move is tried, and refused
+      expect(sample(await scrape(), 'jotline_inbound_spool_texts')).toBe(refuse ? 1 : 0);
+    } finally {
+      if (refuse) await sql`DROP TRIGGER refuse_inbound`.execute(t.ctx.db);
+    }
+    await vi.waitFor(async () => expect(sample(await scrape(), 'jotline_inbound_spool_texts')).toBe(0), { timeout: 5_000, interval: 100 });
   });
 
   it('shows what the search cache holds', async () => {
