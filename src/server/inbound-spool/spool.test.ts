@@ -163,6 +163,24 @@ describe('the inbound spool', () => {
     }
   });
 
+  it("gives a second app of the process on the same database a spool of its own, and leaves the first one's alone", async () => {
+    const second = await buildSmsTestApp({ sameDatabaseAs: t });
+    try {
+      const [mine, theirs] = [inboundSpoolOf(t.ctx), inboundSpoolOf(second.ctx)];
+      if (t.ctx.dbKind !== 'sqlite') {
+        expect([mine, theirs]).toEqual([undefined, undefined]);
+        return;
+      }
+      expect(theirs!.file).toBe(`${mine!.file}.1`);
+      expect(existsSync(mine!.file)).toBe(true);
+      const row = rowOf('Texted while a second app started.');
+      await mine!.append(row, t.app.log);
+      expect(linesOf(mine!.file)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('is what the webhook records into on a SQLite file (on PostgreSQL it inserts at once): the text is journaled once, however often Twilio posts it', async () => {
     if (t.ctx.dbKind === 'sqlite') expect(inboundSpoolOf(t.ctx)?.file).toMatch(new RegExp(`\\.db-spool-${process.pid}$`));
     else expect(inboundSpoolOf(t.ctx)).toBeUndefined();

@@ -66,6 +66,7 @@ export class InboundSpool {
   ) {
     // Append-only, for the server's user only (a mode at creation is trimmed by the umask, never widened).
     this.fd = openSync(file, 'a', 0o600);
+    openHere.add(file);
   }
 
   /**
@@ -109,6 +110,7 @@ export class InboundSpool {
     clearTimeout(this.moveTimer as NodeJS.Timeout);
     clearImmediate(this.moveTimer as NodeJS.Immediate);
     closeSync(this.fd);
+    openHere.delete(this.file);
     if (!this.written.length) rmSync(this.file, { force: true });
   }
 
@@ -175,25 +177,36 @@ export class InboundSpool {
 }
 
 const spools = new WeakMap<AppContext, InboundSpool>();
+/** The spool files this process has open (several apps on one database, in tests). */
+const openHere = new Set<string>();
 
 /** The app's spool, when its database is a SQLite file (none in memory or on PostgreSQL). */
 export function inboundSpoolOf(ctx: AppContext): InboundSpool | undefined {
   return spools.get(ctx);
 }
 
-/** The spool file this process appends to, beside the database file. */
-export function spoolFileOf(databaseFile: string, pid = process.pid): string {
-  return `${databaseFile}-spool-${pid}`;
+/**
+ * The spool file a process appends to, beside the database file; a second app of the process on the
+ * same database (tests) gets `.1`, and so on.
+ */
+export function spoolFileOf(databaseFile: string, pid = process.pid, nth = 0): string {
+  return `${databaseFile}-spool-${pid}${nth ? `.${nth}` : ''}`;
 }
 
 /** Opens this process's spool for the app (see InboundSpool). */
 export function openInboundSpool(ctx: AppContext, databaseFile: string, onMoved: (texts: MovedText[]) => void): InboundSpool {
-  const spool = new InboundSpool(ctx, spoolFileOf(databaseFile), onMoved);
+  let nth = 0;
+  while (openHere.has(spoolFileOf(databaseFile, process.pid, nth))) nth++;
+  const spool = new InboundSpool(ctx, spoolFileOf(databaseFile, process.pid, nth), onMoved);
   spools.set(ctx, spool);
   return spool;
 }
 
-/** Whether a process with this id is running (another server on the same database file). */
+/**
+ * Whether a process with this id is running (another server on the same database file). This
+ * process's own id in a file name that it has not opened is a process before it (a container
+ * restarted gets the same id).
+ */
 function isRunning(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
@@ -215,9 +228,9 @@ export async function replayInboundSpools(ctx: AppContext, databaseFile: string,
   const prefix = `${basename(databaseFile)}-spool-`;
   const moved: string[] = [];
   for (const name of readdirSync(dir)) {
-    const pid = Number(name.slice(prefix.length));
-    if (!name.startsWith(prefix) || !Number.isInteger(pid) || isRunning(pid)) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
     const file = join(dir, name);
+    if (!name.startsWith(prefix) || !Number.isInteger(pid) || isRunning(pid) || openHere.has(file)) continue;
     const rows: ReceivedRow[] = [];
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
