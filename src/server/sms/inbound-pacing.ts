@@ -15,13 +15,16 @@ export interface PacingSettings {
 }
 
 /**
- * A fifth of the loop. Processing a text costs three or four times what acknowledging one does, so
- * taking a text every turn of the loop, as the queue did, it took about 40 % of a flooded loop and
- * the webhooks waited behind it. At a fifth, a server under a flood still processes several hundred
- * texts a second (far more than 100,000 people send in their busiest hour), and the rest as soon as
- * the flood stops.
+ * A twentieth of the loop while webhooks keep it busy. Now that a text is recorded with one append
+ * (inbound-spool/spool.ts), processing one costs five to eight times what acknowledging it does, and
+ * each text processed holds back the answers of every connection waiting meanwhile: with ten
+ * connections flooding the webhook, at a fifth the webhooks were answered at 0.26 of bare node:http's
+ * rate, at a twentieth at 0.40 (bench/webhook.mjs). A stream the loop keeps up with leaves it idle
+ * most of each IDLE_WINDOW_MS, and processing takes that idle time too; so only an overload is held
+ * to the share, the texts it leaves are recorded and are processed flat out once the flood stops,
+ * and Twilio, answered in time, never sends them again.
  */
-export const INBOUND_PACING: PacingSettings = { share: 0.2, quietMs: 5, burstMs: 10, maxWaitMs: 1_000 };
+export const INBOUND_PACING: PacingSettings = { share: 0.05, quietMs: 5, burstMs: 10, maxWaitMs: 1_000 };
 
 /** How often a waiting pacer looks again whether the loop has been idle (milliseconds). */
 const IDLE_CHECK_MS = 1;
