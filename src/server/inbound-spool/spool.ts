@@ -170,7 +170,14 @@ export class InboundSpool {
     }
     this.written.splice(0, batch.length);
     // Everything the file holds is in the database: start it again (appends go to its end, now 0).
-    if (!this.written.length) ftruncateSync(this.fd, 0);
+    // Should that fail, the file keeps texts already recorded; read again at a start, they are skipped.
+    if (!this.written.length) {
+      try {
+        ftruncateSync(this.fd, 0);
+      } catch (error) {
+        batch[0]!.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'inbound spool not emptied after its texts moved');
+      }
+    }
     const moved = batch.filter((_, i) => inserted[i]).map(({ row, log }) => ({ id: row.id, log }));
     if (moved.length) this.onMoved(moved);
   }
