@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { freePort, sleep, until } from '../test/processes';
 import { createEntrySchema } from '../../shared/journal';
 import { hashPassword } from '../auth/passwords';
 import { sqliteFileOf } from '../db/database';
-import { spoolFileOf } from '../inbound-spool/spool';
+import { readSpoolFile, spoolFileOf } from '../inbound-spool/spool';
 import { createAccount } from '../auth/sign-up';
 import { createEntry } from '../journal/service';
 import {
@@ -120,7 +120,7 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
     const databaseFile = sqliteFileOf(t.shared.env.DATABASE_URL!);
     const file = databaseFile && spoolFileOf(databaseFile, pid);
     if (!file || !existsSync(file)) return new Set();
-    return new Set(readFileSync(file, 'utf8').split('\n').flatMap((line) => (line.endsWith('}') ? [(JSON.parse(line) as { messageSid: string }).messageSid] : [])));
+    return new Set(readSpoolFile(file).map((row) => row.messageSid));
   };
   const allProcessed = async (sids: string[]) => {
     const rows = await rowsOf(sids);

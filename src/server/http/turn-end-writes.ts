@@ -9,8 +9,9 @@ declare module 'fastify' {
 
 /**
  * Route options for answers that already leave together: the Twilio webhook's, which are all
- * answered at once after their group commit (db/group-commit.ts). Held for one more turn, they
- * reached the next requests later, and the webhook answered 5-8 % fewer texts a second.
+ * answered at once after the write that records them (db/group-commit.ts, inbound-spool/spool.ts).
+ * Held for one more turn, they reached the next requests later, and the webhook answered 5-8 % fewer
+ * texts a second.
  */
 export const ANSWER_AT_ONCE = { config: { answerAtOnce: true } } as const;
 

@@ -2,6 +2,7 @@ import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, 
 import { basename, dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
+import { afterTheNextTurn } from '../db/group-commit';
 import { insertReceivedOnce, type ReceivedRow } from '../sms/repo';
 
 /** Texts in the spool go into the database at most this often under a flood (milliseconds); a lone text at once. */
@@ -51,7 +52,8 @@ export class InboundSpool {
   private unwritten: Waiting[] = [];
   /** In the file, not yet in the database, in the order they arrived. */
   private written: Appended[] = [];
-  private moveTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  /** The move scheduled next, if one is. */
+  private moveTimer: NodeJS.Timeout | undefined;
   private moving: Promise<void> | undefined;
   private lastMoveAt = Number.NEGATIVE_INFINITY;
   private failedAt = Number.NEGATIVE_INFINITY;
@@ -71,14 +73,14 @@ export class InboundSpool {
 
   /**
    * Resolves once the text is in the file, so it survives the process being killed. The texts of one
-   * turn of the event loop and the next are written with one system call (as db/group-commit.ts
-   * gathers writes), so a flood's webhooks are answered together.
+   * turn of the event loop and the next are written with one system call, so a flood's webhooks are
+   * answered together.
    */
   append(row: ReceivedRow, log: FastifyBaseLogger): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The inbound spool is closed'));
     return new Promise((resolve, reject) => {
       this.unwritten.push({ row, log, resolve, reject });
-      if (this.unwritten.length === 1) setImmediate(() => setImmediate(() => this.write()));
+      if (this.unwritten.length === 1) afterTheNextTurn(() => this.write());
     });
   }
 
@@ -93,9 +95,7 @@ export class InboundSpool {
       if (this.unwritten.length) this.write();
       if (this.moving) await this.moving;
       else if (this.written.length) {
-        clearTimeout(this.moveTimer as NodeJS.Timeout);
-        clearImmediate(this.moveTimer as NodeJS.Immediate);
-        this.moveTimer = undefined;
+        this.cancelMove();
         await this.move();
         // A failed move leaves the texts in the file for the next start.
         if (this.failedAt > this.lastMoveAt) return;
@@ -107,8 +107,7 @@ export class InboundSpool {
   async close(): Promise<void> {
     await this.drain();
     this.closed = true;
-    clearTimeout(this.moveTimer as NodeJS.Timeout);
-    clearImmediate(this.moveTimer as NodeJS.Immediate);
+    this.cancelMove();
     closeSync(this.fd);
     openHere.delete(this.file);
     if (!this.written.length) rmSync(this.file, { force: true });
@@ -136,13 +135,17 @@ export class InboundSpool {
 
   private scheduleMove(): void {
     if (this.moveTimer || this.moving || this.closed || !this.written.length) return;
-    const at = Math.max(this.lastMoveAt + MOVE_EVERY_MS, this.failedAt + RETRY_AFTER_MS);
-    const wait = at - this.now();
-    const run = () => {
+    // A lone text waits a millisecond at most (a timer's least).
+    const wait = Math.max(this.lastMoveAt + MOVE_EVERY_MS, this.failedAt + RETRY_AFTER_MS) - this.now();
+    this.moveTimer = setTimeout(() => {
       this.moveTimer = undefined;
       void this.move();
-    };
-    this.moveTimer = wait > 0 ? setTimeout(run, Math.ceil(wait)) : setImmediate(run);
+    }, Math.max(0, Math.ceil(wait)));
+  }
+
+  private cancelMove(): void {
+    clearTimeout(this.moveTimer);
+    this.moveTimer = undefined;
   }
 
   private move(): Promise<void> {
@@ -158,11 +161,7 @@ export class InboundSpool {
     this.lastMoveAt = this.now();
     let inserted: boolean[];
     try {
-      inserted = await this.ctx.db.transaction().execute(async (trx) => {
-        const out: boolean[] = [];
-        for (const { row } of batch) out.push(await insertReceivedOnce(trx, row));
-        return out;
-      });
+      inserted = await recordReceived(this.ctx, batch.map(({ row }) => row));
     } catch (error) {
       this.failedAt = this.now();
       batch[0]!.log.error({ err: error instanceof Error ? error.message : String(error), texts: this.written.length }, 'recorded texts not moved into the database yet; trying again');
@@ -181,6 +180,37 @@ export class InboundSpool {
     const moved = batch.filter((_, i) => inserted[i]).map(({ row, log }) => ({ id: row.id, log }));
     if (moved.length) this.onMoved(moved);
   }
+}
+
+/** Records received texts in one transaction; for each, whether this call recorded it (not already there). */
+async function recordReceived(ctx: AppContext, rows: readonly ReceivedRow[]): Promise<boolean[]> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const inserted: boolean[] = [];
+    for (const row of rows) inserted.push(await insertReceivedOnce(trx, row));
+    return inserted;
+  });
+}
+
+const RECEIVED_FIELDS = ['id', 'messageSid', 'from', 'to', 'at', 'kind', 'body'] as const;
+
+/**
+ * The texts a spool file holds, in the order they were written. A line that is not a whole text (cut
+ * short by a kill while it was written, so never acknowledged) is skipped, and `skipped` told.
+ */
+export function readSpoolFile(file: string, skipped: () => void = () => {}): ReceivedRow[] {
+  const rows: ReceivedRow[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    let row: ReceivedRow | undefined;
+    try {
+      row = JSON.parse(line) as ReceivedRow;
+    } catch {
+      // cut short
+    }
+    if (row && RECEIVED_FIELDS.every((field) => typeof row[field] === 'string')) rows.push(row);
+    else skipped();
+  }
+  return rows;
 }
 
 const spools = new WeakMap<AppContext, InboundSpool>();
@@ -238,20 +268,11 @@ export async function replayInboundSpools(ctx: AppContext, databaseFile: string,
     const pid = Number(name.slice(prefix.length).split('.')[0]);
     const file = join(dir, name);
     if (!name.startsWith(prefix) || !Number.isInteger(pid) || isRunning(pid) || openHere.has(file)) continue;
-    const rows: ReceivedRow[] = [];
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        rows.push(JSON.parse(line) as ReceivedRow);
-      } catch {
-        log.warn({ file: name }, 'skipped a partly written line of an inbound spool (never acknowledged)');
-      }
-    }
+    const rows = readSpoolFile(file, () => log.warn({ file: name }, 'skipped a partly written line of an inbound spool (never acknowledged)'));
     for (let from = 0; from < rows.length; from += MOVE_MAX) {
       const chunk = rows.slice(from, from + MOVE_MAX);
-      await ctx.db.transaction().execute(async (trx) => {
-        for (const row of chunk) if (await insertReceivedOnce(trx, row)) moved.push(row.id);
-      });
+      const inserted = await recordReceived(ctx, chunk);
+      chunk.forEach((row, i) => inserted[i] && moved.push(row.id));
     }
     rmSync(file, { force: true });
     if (rows.length) log.info({ texts: rows.length, recorded: moved.length }, 'inbound texts of a stopped server recorded from its spool');

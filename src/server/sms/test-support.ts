@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
@@ -294,4 +295,17 @@ export function withTwilioApp(assign: (app: { twilio: FakeTwilio; media: FakeMed
     await app?.twilio.close();
     await app?.media.close();
   });
+}
+
+/**
+ * Makes the database refuse every new inbound text (a trigger on SQLite, a check on PostgreSQL), as a
+ * locked or full database would; resolves with what takes the refusal back.
+ */
+export async function refuseInboundTexts(ctx: AppContext): Promise<() => Promise<void>> {
+  if (ctx.dbKind === 'sqlite') {
+    await sql`CREATE TRIGGER refuse_inbound BEFORE INSERT ON sms_messages BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(ctx.db);
+    return async () => void (await sql`DROP TRIGGER refuse_inbound`.execute(ctx.db));
+  }
+  await sql`ALTER TABLE sms_messages ADD CONSTRAINT refuse_inbound CHECK (direction <> 'inbound') NOT VALID`.execute(ctx.db);
+  return async () => void (await sql`ALTER TABLE sms_messages DROP CONSTRAINT refuse_inbound`.execute(ctx.db));
 }
