@@ -9,7 +9,7 @@ import type { ReceivedRow } from '../sms/repo';
 import { buildSmsTestApp, JOURNAL_NUMBER, journalOf, newMessageSid, postTwilioWebhook, refuseInboundTexts, TWILIO_SID, type SmsTestApp } from '../sms/test-support';
 import { EMPTY_TWIML } from '../sms/routes';
 import { buildUser } from '../test/factories';
-import { InboundSpool, inboundSpoolOf, MOVE_EVERY_MS, replayInboundSpools, spoolFileOf, type MovedText } from './spool';
+import { InboundSpool, inboundSpoolOf, MOVE_EVERY_MS, replayInboundSpools, spoolFileOf, type MoveDemand, type MovedText } from './spool';
 
 describe('the inbound spool', () => {
   let t: SmsTestApp;
@@ -31,11 +31,15 @@ describe('the inbound spool', () => {
   };
   const rowsFor = (sids: string[]) => t.ctx.db.selectFrom('sms_messages').select(['id', 'provider_message_id', 'body']).where('provider_message_id', 'in', sids).execute();
   /** A spool of its own on a file in the test's data folder (on SQLite and PostgreSQL alike). */
-  const openSpool = (name: string) => {
+  const openSpool = (name: string, demand?: MoveDemand, heldMax?: number) => {
     const moved: MovedText[] = [];
-    const spool = new InboundSpool(t.ctx, join(t.dataDir, name), (texts) => moved.push(...texts));
+    const spool = new InboundSpool(t.ctx, join(t.dataDir, name), (texts) => moved.push(...texts), demand, heldMax);
     spools.push(spool);
     return { spool, moved };
+  };
+  const until = async (done: () => boolean, ms = 2_000) => {
+    const deadline = Date.now() + ms;
+    while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   };
   const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
@@ -101,6 +105,47 @@ describe('the inbound spool', () => {
     } finally {
       t.ctx.db.transaction = original;
     }
+  });
+
+  it('under a flood moves only what processing asks for, holds the rest in its file, and moves them all once asked', async () => {
+    // Processing's demand as the inbound queue states it: none while it has texts enough.
+    let wanted = 0;
+    const { spool, moved } = openSpool('flood.spool', { wanted: () => wanted });
+    const rows = Array.from({ length: 30 }, (_, i) => rowOf(`Flood ${i}.`));
+    await Promise.all(rows.map((row) => spool.append(row, t.app.log)));
+    await new Promise((resolve) => setTimeout(resolve, 4 * MOVE_EVERY_MS));
+    expect(moved).toEqual([]);
+    expect(await rowsFor(rows.map((row) => row.messageSid))).toEqual([]);
+    expect(linesOf(spool.file)).toHaveLength(30);
+    expect(spool.pending).toBe(30);
+
+    // Processing runs short: the oldest five move, the rest stay where they are.
+    wanted = 5;
+    await until(() => moved.length > 0);
+    wanted = 0;
+    await new Promise((resolve) => setTimeout(resolve, 3 * MOVE_EVERY_MS));
+    expect(moved.map((text) => text.id)).toEqual(rows.slice(0, 5).map((row) => row.id));
+    expect(spool.pending).toBe(25);
+
+    // The flood is over: everything moves, in order, and the file is emptied.
+    wanted = Number.POSITIVE_INFINITY;
+    await until(() => moved.length === 30);
+    expect(moved.map((text) => text.id)).toEqual(rows.map((row) => row.id));
+    expect(await rowsFor(rows.map((row) => row.messageSid))).toHaveLength(30);
+    expect(readFileSync(spool.file, 'utf8')).toBe('');
+  });
+
+  it('holds at most its limit however long a flood lasts: past it, the oldest move', async () => {
+    const { spool, moved } = openSpool('held.spool', { wanted: () => 0 }, 10);
+    const rows = Array.from({ length: 25 }, (_, i) => rowOf(`Long flood ${i}.`));
+    await Promise.all(rows.map((row) => spool.append(row, t.app.log)));
+    await until(() => moved.length === 15);
+    await new Promise((resolve) => setTimeout(resolve, 3 * MOVE_EVERY_MS));
+    expect(moved.map((text) => text.id)).toEqual(rows.slice(0, 15).map((row) => row.id));
+    expect(spool.pending).toBe(10);
+    // Closing moves what it held, whatever processing wants.
+    await spool.close();
+    expect(await rowsFor(rows.map((row) => row.messageSid))).toHaveLength(25);
   });
 
   it('keeps the texts (in its file and for the next try) while the database refuses them, and moves them once it takes them', async () => {

@@ -11,6 +11,25 @@ export const MOVE_EVERY_MS = 20;
 const RETRY_AFTER_MS = 1_000;
 /** At most this many texts go into the database in one transaction. */
 const MOVE_MAX = 1_000;
+/**
+ * While processing has texts enough and a flood keeps arriving, moves wait (see MoveDemand); past
+ * this many texts held, the oldest move regardless, so a long flood holds no more than this in
+ * memory (about 640 bytes a text, its request's logger included: some 30 MB).
+ */
+export const HELD_MAX = 50_000;
+
+/**
+ * How many of the spool's texts processing wants in the database now. Inserting a text costs the
+ * loop about a sixth of what answering its webhook does (it touches seven b-trees); under a flood
+ * that is time the webhooks need, for texts processing will not reach until the flood is over.
+ */
+export interface MoveDemand {
+  /** All of them (Infinity) when the loop has time; under a flood only what processing is about to take, maybe none. */
+  wanted(): number;
+}
+
+/** Every text, at once: no processing to wait for (tests of the spool alone). */
+const ALL: MoveDemand = { wanted: () => Number.POSITIVE_INFINITY };
 
 /** A recorded text the database now holds (its id), with the logger of the request that brought it. */
 export interface MovedText {
@@ -37,7 +56,9 @@ interface Waiting extends Appended {
  * the webhooks of the same turn took about half the loop of a flood of webhooks (the insert touches
  * six b-trees, one of them at a random place, and the commit writes each changed page to the
  * write-ahead log with two system calls); one append of a turn's texts takes one system call. Moved in
- * one transaction every MOVE_EVERY_MS, the texts of a flood share their pages and their commit.
+ * one transaction every MOVE_EVERY_MS, the texts of a flood share their pages and their commit; and
+ * while a flood keeps the loop busy and processing has texts enough, they wait in the file (at most
+ * HELD_MAX) and move as processing needs them, then all together once it is over (MoveDemand).
  *
  * Durable as a commit is: SQLite here runs with synchronous=NORMAL (db/group-commit.ts), so a commit
  * survives a killed process without an fsync, and so does a write to this file. Killed before a move,
@@ -55,6 +76,7 @@ export class InboundSpool {
   /** The move scheduled next, if one is. */
   private moveTimer: NodeJS.Timeout | undefined;
   private moving: Promise<void> | undefined;
+  /** When a move last ran or was put off. */
   private lastMoveAt = Number.NEGATIVE_INFINITY;
   private failedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
@@ -64,6 +86,8 @@ export class InboundSpool {
     readonly file: string,
     /** Called with the texts each move put into the database (not those already there). */
     private readonly onMoved: (texts: MovedText[]) => void,
+    private readonly demand: MoveDemand = ALL,
+    private readonly heldMax = HELD_MAX,
     private readonly now: () => number = () => performance.now(),
   ) {
     // Append-only, for the server's user only (a mode at creation is trimmed by the umask, never widened).
@@ -96,7 +120,7 @@ export class InboundSpool {
       if (this.moving) await this.moving;
       else if (this.written.length) {
         this.cancelMove();
-        await this.move();
+        await this.move(Number.POSITIVE_INFINITY);
         // A failed move leaves the texts in the file for the next start.
         if (this.failedAt > this.lastMoveAt) return;
       }
@@ -139,7 +163,7 @@ export class InboundSpool {
     const wait = Math.max(this.lastMoveAt + MOVE_EVERY_MS, this.failedAt + RETRY_AFTER_MS) - this.now();
     this.moveTimer = setTimeout(() => {
       this.moveTimer = undefined;
-      void this.move();
+      void this.move(Math.max(this.demand.wanted(), this.written.length - this.heldMax));
     }, Math.max(0, Math.ceil(wait)));
   }
 
@@ -148,17 +172,19 @@ export class InboundSpool {
     this.moveTimer = undefined;
   }
 
-  private move(): Promise<void> {
-    this.moving ??= this.moveWritten().finally(() => {
+  /** Moves up to `wanted` texts (at most MOVE_MAX); none puts the move off for MOVE_EVERY_MS. */
+  private move(wanted: number): Promise<void> {
+    this.moving ??= this.moveWritten(wanted).finally(() => {
       this.moving = undefined;
       this.scheduleMove();
     });
     return this.moving;
   }
 
-  private async moveWritten(): Promise<void> {
-    const batch = this.written.slice(0, MOVE_MAX);
+  private async moveWritten(wanted: number): Promise<void> {
     this.lastMoveAt = this.now();
+    if (wanted <= 0) return;
+    const batch = this.written.slice(0, Math.min(MOVE_MAX, wanted));
     let inserted: boolean[];
     try {
       inserted = await recordReceived(this.ctx, batch.map(({ row }) => row));
@@ -231,10 +257,10 @@ export function spoolFileOf(databaseFile: string, pid = process.pid, nth = 0): s
 }
 
 /** Opens this process's spool for the app (see InboundSpool). */
-export function openInboundSpool(ctx: AppContext, databaseFile: string, onMoved: (texts: MovedText[]) => void): InboundSpool {
+export function openInboundSpool(ctx: AppContext, databaseFile: string, onMoved: (texts: MovedText[]) => void, demand: MoveDemand): InboundSpool {
   let nth = 0;
   while (openHere.has(spoolFileOf(databaseFile, process.pid, nth))) nth++;
-  const spool = new InboundSpool(ctx, spoolFileOf(databaseFile, process.pid, nth), onMoved);
+  const spool = new InboundSpool(ctx, spoolFileOf(databaseFile, process.pid, nth), onMoved, demand);
   spools.set(ctx, spool);
   return spool;
 }

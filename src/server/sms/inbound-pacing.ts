@@ -87,6 +87,11 @@ export class InboundPacer implements Pace {
     this.lastArrival = this.now();
   }
 
+  /** Whether texts are arriving (the last came less than `quietMs` ago). */
+  arriving(): boolean {
+    return this.now() - this.lastArrival < this.settings.quietMs;
+  }
+
   /** How long processing must wait before its next text; 0 when it may go on. */
   waitMs(): number {
     const now = this.now();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context';
+import type { MoveDemand } from '../inbound-spool/spool';
 import { InboundPacer, TURN_BY_TURN } from './inbound-pacing';
 import { processInboundMessages } from './process-inbound';
 
@@ -10,6 +11,8 @@ interface QueuedText {
 
 /** The most texts a lane takes at once (see InboundQueue). */
 const BATCH_MAX = 20;
+/** While texts keep arriving, the spool keeps this many waiting here and holds the rest (see wanted). */
+export const FED_AHEAD = 2 * BATCH_MAX;
 
 /**
  * Texts recorded by this app and waiting to be processed, in the order they arrived.
@@ -26,7 +29,7 @@ const BATCH_MAX = 20;
  * with the loop free meanwhile, so they are not paced (their wait is no share of the loop).
  * Texts are already recorded durably: one not processed when the app stops is left for the sweep.
  */
-class InboundQueue {
+export class InboundQueue implements MoveDemand {
   private readonly waiting: QueuedText[] = [];
   private running = 0;
   private scheduled = false;
@@ -49,6 +52,17 @@ class InboundQueue {
   /** A text is arriving (in the spool, to be queued once in the database): processing gives way to the webhooks. */
   arriving(): void {
     this.pacer?.arrived();
+  }
+
+  /**
+   * How many texts the spool should move into the database for processing now (inbound-spool/spool.ts):
+   * all of them when none are arriving; while they arrive, enough to keep FED_AHEAD waiting. Under a
+   * flood processing takes only its share of the loop and reaches few of them; the rest are moved
+   * once the flood is over, and the loop's time goes to the webhooks meanwhile.
+   */
+  wanted(): number {
+    if (!this.pacer?.arriving()) return Number.POSITIVE_INFINITY;
+    return Math.max(0, FED_AHEAD - this.waiting.length);
   }
 
   /** Resolves once every text queued so far, and any queued meanwhile, has been processed. */

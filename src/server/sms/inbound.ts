@@ -101,7 +101,12 @@ export async function receiveInboundText(ctx: AppContext, text: InboundText, log
 export async function startInboundSpool(ctx: AppContext, databaseFile: string, log: FastifyBaseLogger): Promise<void> {
   const left = await replayInboundSpools(ctx, databaseFile, log);
   for (const id of left) processInBackground(ctx, id, log);
-  openInboundSpool(ctx, databaseFile, (texts) => {
-    for (const { id, log: requestLog } of texts) processInBackground(ctx, id, requestLog);
-  });
+  openInboundSpool(
+    ctx,
+    databaseFile,
+    (texts) => {
+      for (const { id, log: requestLog } of texts) processInBackground(ctx, id, requestLog);
+    },
+    inboundQueueOf(ctx),
+  );
 }
