@@ -36,6 +36,23 @@ describe('pacing inbound processing behind the webhooks', () => {
     expect(pacer.waitMs()).toBe(0);
   });
 
+  it('under a flood, takes no time a text held the loop for a pause in the flood (no request could arrive meanwhile)', () => {
+    const { clock, pacer } = pacerAt();
+    pacer.arrived();
+    clock.ms += 1;
+    expect(pacer.waitMs()).toBe(0);
+    // The text held the loop for 20 ms, four times quietMs, with requests waiting all along.
+    clock.ms += 20;
+    pacer.spent(20);
+    expect(pacer.arriving()).toBe(true);
+    // 10 ms over its allowance, 5 earned back meanwhile: 5 more at a quarter.
+    expect(pacer.waitMs()).toBe(20);
+    // The loop free for quietMs with nothing arriving: the flood is over.
+    clock.ms += settings.quietMs;
+    expect(pacer.arriving()).toBe(false);
+    expect(pacer.waitMs()).toBe(0);
+  });
+
   it('never makes a text wait longer than maxWaitMs, however long the one before took', () => {
     const { clock, pacer } = pacerAt();
     pacer.arrived();

@@ -62,6 +62,8 @@ export const TURN_BY_TURN: Pace = {
  */
 export class InboundPacer implements Pace {
   private lastArrival = Number.NEGATIVE_INFINITY;
+  /** Whether texts were arriving when the pacer last let one through (or made it wait). */
+  private flooded = false;
   private allowance: number;
   private refilledAt: number;
   private windowFrom: number;
@@ -97,7 +99,8 @@ export class InboundPacer implements Pace {
     const now = this.now();
     const idle = this.idle();
     const { share, quietMs, burstMs } = this.settings;
-    if (now - this.lastArrival >= quietMs) {
+    this.flooded = now - this.lastArrival < quietMs;
+    if (!this.flooded) {
       this.allowance = burstMs;
       this.windowFrom = now;
       this.idleAtWindow = idle;
@@ -122,6 +125,10 @@ export class InboundPacer implements Pace {
 
   spent(ms: number): void {
     this.allowance = Math.max(this.allowance - ms, -this.settings.maxWaitMs * this.settings.share);
+    // A text taken under a flood held the loop, which took no requests meanwhile: that time is no
+    // pause in the flood. (Counted as one, a text longer than quietMs ended the flood for the pacer,
+    // and the texts after it were taken flat out while requests waited.)
+    if (this.flooded) this.lastArrival = Math.min(this.now(), this.lastArrival + ms);
   }
 
   async next(): Promise<void> {
