@@ -20,10 +20,11 @@ export interface PacingSettings {
  * each text processed holds back the answers of every connection waiting meanwhile: with ten
  * connections flooding the webhook, at a fifth the webhooks were answered at 0.25–0.28 of bare
  * node:http's rate, at a tenth at 0.36, at a twentieth at 0.33–0.40 (bench/webhook.mjs; the machine's
- * noise is that wide). A stream the loop keeps up with leaves it idle most of each IDLE_WINDOW_MS, and
- * processing takes that idle time too; so only an overload is held to the share, the texts it leaves
- * are recorded and are processed flat out once the flood stops, and Twilio, answered in time, never
- * sends them again.
+ * noise is that wide), and at 0.41–0.50 once the spool held the flood's texts back too and a long
+ * text no longer counted as a pause in the flood. A stream the loop keeps up with leaves it idle most
+ * of each IDLE_WINDOW_MS, and processing takes that idle time too; so only an overload is held to the
+ * share, the texts it leaves are recorded and are processed flat out once the flood stops, and
+ * Twilio, answered in time, never sends them again.
  */
 export const INBOUND_PACING: PacingSettings = { share: 0.05, quietMs: 5, burstMs: 10, maxWaitMs: 1_000 };
 
