@@ -12,9 +12,10 @@ const RETRY_AFTER_MS = 1_000;
 /** At most this many texts go into the database in one transaction. */
 const MOVE_MAX = 1_000;
 /**
- * While processing has texts enough and a flood keeps arriving, moves wait (see MoveDemand); past
- * this many texts held, the oldest move regardless, so a long flood holds no more than this in
- * memory (about 640 bytes a text, its request's logger included: some 30 MB).
+ * While processing has texts enough and a flood keeps arriving, moves wait (see MoveDemand). Once
+ * this many texts have been written since the file was last emptied, everything moves and the file
+ * is emptied, whatever processing wants: so however long a flood lasts, the file stays under about
+ * 17 MB, and memory under about 30 MB (some 640 bytes a text held, its request's logger included).
  */
 export const HELD_MAX = 50_000;
 
@@ -80,6 +81,10 @@ export class InboundSpool {
   private lastMoveAt = Number.NEGATIVE_INFINITY;
   private failedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
+  /** Texts written since the file was last emptied. */
+  private sinceEmptied = 0;
+  /** Moving everything, past HELD_MAX, until the file is emptied. */
+  private emptying = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -152,6 +157,7 @@ export class InboundSpool {
     }
     for (const text of batch) {
       this.written.push({ row: text.row, log: text.log });
+      this.sinceEmptied += 1;
       text.resolve();
     }
     this.scheduleMove();
@@ -163,7 +169,8 @@ export class InboundSpool {
     const wait = Math.max(this.lastMoveAt + MOVE_EVERY_MS, this.failedAt + RETRY_AFTER_MS) - this.now();
     this.moveTimer = setTimeout(() => {
       this.moveTimer = undefined;
-      void this.move(Math.max(this.demand.wanted(), this.written.length - this.heldMax));
+      if (this.sinceEmptied >= this.heldMax) this.emptying = true;
+      void this.move(this.emptying ? Number.POSITIVE_INFINITY : this.demand.wanted());
     }, Math.max(0, Math.ceil(wait)));
   }
 
@@ -199,6 +206,8 @@ export class InboundSpool {
     if (!this.written.length) {
       try {
         ftruncateSync(this.fd, 0);
+        this.sinceEmptied = 0;
+        this.emptying = false;
       } catch (error) {
         batch[0]!.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'inbound spool not emptied after its texts moved');
       }
