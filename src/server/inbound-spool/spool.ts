@@ -20,9 +20,9 @@ const MOVE_MAX = 1_000;
 export const HELD_MAX = 50_000;
 
 /**
- * How many of the spool's texts processing wants in the database now. Inserting a text costs the
- * loop about a sixth of what answering its webhook does (it touches seven b-trees); under a flood
- * that is time the webhooks need, for texts processing will not reach until the flood is over.
+ * How many of the spool's texts processing wants in the database now. Moving a text costs the loop
+ * about a sixth of what answering its webhook does (44 µs against some 250 in bench/webhook.mjs);
+ * under a flood that is time the webhooks need, for texts processing will not reach until it is over.
  */
 export interface MoveDemand {
   /** All of them (Infinity) when the loop has time; under a flood only what processing is about to take, maybe none. */
@@ -58,7 +58,7 @@ interface Waiting extends Appended {
  * six b-trees, one of them at a random place, and the commit writes each changed page to the
  * write-ahead log with two system calls); one append of a turn's texts takes one system call. Moved in
  * one transaction every MOVE_EVERY_MS, the texts of a flood share their pages and their commit; and
- * while a flood keeps the loop busy and processing has texts enough, they wait in the file (at most
+ * while a flood keeps the loop busy and processing has texts enough, they wait in the file (within
  * HELD_MAX) and move as processing needs them, then all together once it is over (MoveDemand).
  *
  * Durable as a commit is: SQLite here runs with synchronous=NORMAL (db/group-commit.ts), so a commit
