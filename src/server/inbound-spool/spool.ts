@@ -81,10 +81,8 @@ export class InboundSpool {
   private lastMoveAt = Number.NEGATIVE_INFINITY;
   private failedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
-  /** Texts written since the file was last emptied. */
+  /** Texts written since the file was last emptied: past heldMax, everything moves until it is. */
   private sinceEmptied = 0;
-  /** Moving everything, past HELD_MAX, until the file is emptied. */
-  private emptying = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -93,7 +91,6 @@ export class InboundSpool {
     private readonly onMoved: (texts: MovedText[]) => void,
     private readonly demand: MoveDemand = ALL,
     private readonly heldMax = HELD_MAX,
-    private readonly now: () => number = () => performance.now(),
   ) {
     // Append-only, for the server's user only (a mode at creation is trimmed by the umask, never widened).
     this.fd = openSync(file, 'a', 0o600);
@@ -166,11 +163,10 @@ export class InboundSpool {
   private scheduleMove(): void {
     if (this.moveTimer || this.moving || this.closed || !this.written.length) return;
     // A lone text waits a millisecond at most (a timer's least).
-    const wait = Math.max(this.lastMoveAt + MOVE_EVERY_MS, this.failedAt + RETRY_AFTER_MS) - this.now();
+    const wait = Math.max(this.lastMoveAt + MOVE_EVERY_MS, this.failedAt + RETRY_AFTER_MS) - performance.now();
     this.moveTimer = setTimeout(() => {
       this.moveTimer = undefined;
-      if (this.sinceEmptied >= this.heldMax) this.emptying = true;
-      void this.move(this.emptying ? Number.POSITIVE_INFINITY : this.demand.wanted());
+      void this.move(this.sinceEmptied >= this.heldMax ? Number.POSITIVE_INFINITY : this.demand.wanted());
     }, Math.max(0, Math.ceil(wait)));
   }
 
@@ -189,14 +185,14 @@ export class InboundSpool {
   }
 
   private async moveWritten(wanted: number): Promise<void> {
-    this.lastMoveAt = this.now();
+    this.lastMoveAt = performance.now();
     if (wanted <= 0) return;
     const batch = this.written.slice(0, Math.min(MOVE_MAX, wanted));
     let inserted: boolean[];
     try {
       inserted = await recordReceived(this.ctx, batch.map(({ row }) => row));
     } catch (error) {
-      this.failedAt = this.now();
+      this.failedAt = performance.now();
       batch[0]!.log.error({ err: error instanceof Error ? error.message : String(error), texts: this.written.length }, 'recorded texts not moved into the database yet; trying again');
       return;
     }
@@ -207,7 +203,6 @@ export class InboundSpool {
       try {
         ftruncateSync(this.fd, 0);
         this.sinceEmptied = 0;
-        this.emptying = false;
       } catch (error) {
         batch[0]!.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'inbound spool not emptied after its texts moved');
       }
