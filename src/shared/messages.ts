@@ -179,11 +179,11 @@ export const messages = {
     trialActive: 'Free Trial Active',
     trialExpired: 'Trial Expired',
     upgradeNow: 'Upgrade Now',
-    optedOutTitle: 'Text messages are paused',
-    optedOut: 'You opted out of text messages, so we will not send reminders or prompts. Text START to your journal number to re-subscribe.',
+    optedOutTitle: 'Text messages are off',
+    optedOut: 'You texted STOP, so we send you no texts: no reminders, prompts or recaps. To turn them back on, text START to your journal number.',
 
     checkoutSuccessTitle: 'Subscription activated!',
-    checkoutSuccess: 'Welcome to the product! Your subscription is now active.',
+    checkoutSuccess: 'Welcome to Jotline! Your subscription is now active.',
     checkoutCanceledTitle: 'Checkout canceled',
     checkoutCanceled: 'No changes were made to your subscription.',
 
@@ -323,8 +323,8 @@ export const messages = {
     weeklyRecap: 'Weekly recap',
     weeklyRecapHelp: 'A look back at your week, sent on Sundays at 6pm.',
     dailyPrompts: 'Daily prompts',
-    optedOutTitle: 'Text messages are paused',
-    optedOut: 'You opted out of text messages, so we will not send reminders, prompts or recaps. Text START to your journal number to re-subscribe.',
+    optedOutTitle: 'Text messages are off',
+    optedOut: 'You texted STOP, so we send you no texts: no reminders, prompts or recaps. To turn them back on, text START to your journal number.',
 
     save: 'Save',
     cancel: 'Cancel',

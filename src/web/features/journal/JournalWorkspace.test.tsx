@@ -216,10 +216,13 @@ describe('banners', () => {
     expect(screen.queryByRole('region', { name: 'Text messages' })).not.toBeInTheDocument();
   });
 
-  it('tells an opted-out user how to re-subscribe', async () => {
+  it('tells an opted-out user their texts are off (STOP), not paused (PAUSE), and how to turn them back on', async () => {
     api.on('GET /api/profile', json(200, { is_opted_out: true }));
     renderJournal(<JournalWorkspace />);
-    expect(await screen.findByRole('region', { name: 'Text messages' })).toHaveTextContent('Text START');
+    const banner = await screen.findByRole('region', { name: 'Text messages' });
+    expect(banner).toHaveTextContent('Text messages are off');
+    expect(banner).toHaveTextContent('text START to your journal number');
+    expect(banner.textContent).not.toMatch(/paused/i);
   });
 });
 
@@ -228,7 +231,7 @@ describe('checkout return', () => {
     localStorage.setItem(CHECKOUT_SESSION_STORAGE_KEY, 'cs_1');
     const app = renderJournal(<JournalWorkspace />, { at: '/journal?success=true&session_id=cs_1' });
     expect(await toasts().findByText(journalCopy.checkoutSuccessTitle)).toBeInTheDocument();
-    expect(toasts().getByText(journalCopy.checkoutSuccess)).toBeInTheDocument();
+    expect(toasts().getByText('Welcome to Jotline! Your subscription is now active.')).toBeInTheDocument();
     expect(app.address()).toBe('/journal');
     expect(localStorage.getItem(CHECKOUT_SESSION_STORAGE_KEY)).toBeNull();
   });

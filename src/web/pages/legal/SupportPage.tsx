@@ -6,6 +6,20 @@ import { PublicLayout } from '../../components/marketing/PublicLayout';
 import { pageTitle } from '../../seo/meta';
 import { PageHead } from '../../seo/PageHead';
 
+/** Every text command (DESIGN section 7) and what it does. */
+const TEXT_COMMANDS: Array<[command: string, what: string]> = [
+  ['UNDO', "takes your last text back out of today's entry; send it again to take out the one before."],
+  ['YESTERDAY: …', "adds the rest of the text to yesterday's entry, e.g. YESTERDAY: Long walk by the river."],
+  ['LINK', 'texts you a link that signs you in to the web app (it works once, for 15 minutes).'],
+  ['PAUSE or PAUSE 3', 'pauses reminders, recaps and milestone texts for 7 days, or for the 1 to 30 days you name.'],
+  ['RESUME', 'turns paused texts back on.'],
+  ['REMIND 9pm, REMIND 21:30 or REMIND OFF', 'sets your daily reminder time, or turns it off.'],
+  ['COMMANDS', 'texts you this list.'],
+  ['HELP', 'sends you a short help message with our contact details.'],
+  ['STOP', 'stops all texts from us. It does not cancel your subscription.'],
+  ['START', 'turns texts back on after STOP.'],
+];
+
 export function SupportPage() {
   return (
     <PublicLayout>
@@ -30,10 +44,13 @@ export function SupportPage() {
             :
           </p>
           <ul>
-            <li><strong>HELP</strong> sends you a short help message with our contact details.</li>
-            <li><strong>STOP</strong> stops all texts from us. It does not cancel your subscription.</li>
-            <li><strong>START</strong> turns texts back on after STOP.</li>
+            {TEXT_COMMANDS.map(([command, what]) => (
+              <li key={command}>
+                <strong className="whitespace-nowrap">{command}</strong> {what}
+              </li>
+            ))}
           </ul>
+          <p>Any other text goes into your journal, in that day's entry. Commands work in any case, on their own in a text.</p>
         </LegalSection>
         <LegalSection id="common-questions" title="Common questions">
           <ul>

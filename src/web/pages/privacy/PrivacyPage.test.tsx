@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { messages } from '../../../shared/messages';
 import { PrivacyPage } from './PrivacyPage';
 
 function renderPrivacy() {
@@ -29,6 +30,12 @@ describe('PrivacyPage', () => {
     expect(screen.getByRole('link', { name: 'support page' })).toHaveAttribute('href', '/support');
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
     expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/sign-up');
+  });
+
+  it('says where to delete the account: Settings → Delete my account', () => {
+    renderPrivacy();
+    const choices = screen.getByRole('heading', { name: 'Your choices' }).parentElement!;
+    expect(choices).toHaveTextContent(`Settings → ${messages.accountDeletion.title}`);
   });
 
   it('is indexable, with its canonical address', () => {

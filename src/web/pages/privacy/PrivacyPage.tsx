@@ -85,7 +85,10 @@ export function PrivacyPage() {
             <li>Export your journal as a PDF or plain text at any time from the web app.</li>
             <li>Change your reminder time, time zone, prompts and weekly recap in your settings.</li>
             <li>
-              Ask us to delete your account and journal by writing to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+              Delete your account and journal yourself at any time in <strong>Settings → Delete my account</strong>. It deletes your
+              entries, photos, text messages and profile for good, cancels your subscription and signs you out everywhere; export
+              your journal first if you want a copy. If you cannot sign in, write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>{' '}
+              and we will delete it for you.
             </li>
           </ul>
         </LegalSection>

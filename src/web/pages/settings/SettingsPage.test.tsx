@@ -195,12 +195,13 @@ describe('automated messages', () => {
     expect(api.requestsTo('PATCH /api/profile')).toHaveLength(0);
   });
 
-  it('warns an opted-out user that texts are paused and disables the switches', async () => {
+  it('warns an opted-out user that texts are off until they text START, and disables the switches', async () => {
     installSettingsApi(buildProfile({ is_opted_out: true }));
     renderSettings();
     const c = await findControls();
-    expect(screen.getByText(settingsCopy.optedOutTitle)).toBeInTheDocument();
-    expect(screen.getByText(/Text START to your journal number to re-subscribe/)).toBeInTheDocument();
+    expect(screen.getByText('Text messages are off')).toBeInTheDocument();
+    expect(screen.getByText(/To turn them back on, text START to your journal number/)).toBeInTheDocument();
+    expect(screen.queryByText(/paused/i)).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: JOURNAL_NUMBER_DISPLAY })).toHaveAttribute('href', JOURNAL_NUMBER_SMS_HREF);
     expect(c.dailyReminder).toBeDisabled();
     expect(c.weeklyRecap).toBeDisabled();
