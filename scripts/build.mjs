@@ -17,6 +17,9 @@ export async function buildAll({ quiet = false } = {}) {
   // The public pages publish the number the server answers on (JOURNAL_NUMBER, from the environment or .env).
   const journalNumber = loadEnv('production', root, '').JOURNAL_NUMBER;
   if (journalNumber && !process.env.VITE_JOURNAL_NUMBER) process.env.VITE_JOURNAL_NUMBER = journalNumber;
+  // Vite keeps a NODE_ENV it finds, and React picks its development build under NODE_ENV=development
+  // (`NODE_ENV=development npm start`): the bundle is a production one whatever the shell says.
+  process.env.NODE_ENV = 'production';
   await build({ root, logLevel });
   await build({
     root,
