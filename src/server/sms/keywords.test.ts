@@ -1,139 +1,98 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildUser, uniquePhone } from '../test/factories';
-import { keywordOf, providerKeywordOf } from './keywords';
-import { sendDueMessages } from './outbound';
-import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
-import { SUPPORT_EMAIL } from './texts';
+import { confirmationCodeOf, keywordOf, providerKeywordOf } from './keywords';
+import { JOURNAL_SENTENCES } from './keywords-journal-corpus';
+
+/** Texts that revoke consent (47 CFR 64.1200(a)(10)): each must opt out. */
+const REVOCATIONS = [
+  // the carrier keywords, as people type them
+  'STOP', 'stop', ' Stop ', 'STOPALL', 'stop all', 'unsubscribe', 'Cancel', 'END', 'quit', 'REVOKE', 'optout', 'opt out', 'Opt-Out',
+  'STOP.', 'Stop!!', 'stop please', 'STOP 🙏', 'cancel.', 'End!', 'Quit?!', 'Unsubscribe.', '"STOP"', 'stop stop', 'STOP 🛑🛑',
+  'Please stop', 'please STOP!', 'Stop, thank you', 'Thanks, stop.', 'stop now', 'STOP IMMEDIATELY', 'ok stop', 'Stop 😡',
+  // free-form
+  'stop texting me', 'Stop texting me!', 'please stop texting me', 'stop texting me please', 'Can you please stop texting me?',
+  'I want you to stop texting me', 'Stop sending me these messages', 'stop sending texts', 'quit messaging me', 'stop contacting me',
+  'Stop bothering me.', 'please unsubscribe me', 'Unsubscribe me from these texts please', 'I want to unsubscribe', "I'd like to opt out",
+  'opt me out', 'Opt me out of this', 'opt out of these texts', 'no more texts', 'No more messages please', 'no more reminders!',
+  'remove me from this list', 'Remove me', 'Please remove me from your list', 'Take me off your list', 'take my number off the list',
+  'delete my number', "Don't text me anymore", 'do not text me again', 'Never text me again.', "Don't send me texts",
+  "I don't want these texts", 'I no longer want to receive messages', 'cancel my subscription', 'Stop all texts', 'end these messages',
+  'stop the reminders', 'Stop it!', 'stop this', 'revoke consent', 'I revoke my consent', 'withdraw consent', 'leave me alone',
+  'Wrong number', 'not interested',
+];
+
+/** Journal texts that use the same words and must stay journal text. */
+const NOT_REVOCATIONS = [
+  'I need to stop eating sugar', 'Cancel the trip, we stayed home', 'End of a long week', 'Stop and smell the roses',
+  'Told him to stop texting me', 'I need to stop texting', 'I want to stop.', 'I want to end it', 'I quit', 'The end.',
+  'Quit my job today', 'No more coffee after 3pm', 'No more texts from Sam, finally some peace.', 'stopped by the bakery',
+  'Unsubscribed from forty newsletters', 'Remove the stain tomorrow', 'Cancel everything.', 'Stopped.', 'STOPPED AT THE LIGHT',
+  'stop worrying so much', 'I need help', 'Yes and no.',
+];
 
 describe('keywordOf', () => {
-  it('reads the carrier keywords as the whole message, trimmed, in any case', () => {
-    for (const word of ['STOP', 'stop', ' Stop ', 'STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'REVOKE', 'optout']) {
-      expect(keywordOf(word)).toBe('opt_out');
-    }
-    expect(keywordOf('start')).toBe('opt_in');
-    expect(keywordOf('UNSTOP')).toBe('opt_in');
-    expect(keywordOf('help')).toBe('help');
-    expect(keywordOf('Info')).toBe('help');
-    expect(keywordOf('yes\n')).toBe('yes');
+  it.each(REVOCATIONS)('reads %j as an opt-out', (text) => {
+    expect(keywordOf(text)).toBe('opt_out');
   });
 
-  it('treats a keyword inside a longer text as journal text', () => {
-    expect(keywordOf('stop worrying so much')).toBeNull();
-    expect(keywordOf('Yes!')).toBeNull();
-    expect(keywordOf('I need help')).toBeNull();
+  it.each(NOT_REVOCATIONS)('reads %j as journal text', (text) => {
+    expect(keywordOf(text)).toBeNull();
   });
 
+  it('gives START, UNSTOP, HELP, INFO and YES the same tolerance', () => {
+    for (const text of ['start', 'START.', 'Start please', 'start again', 'UNSTOP!', 'unstop 🙏']) expect(keywordOf(text), text).toBe('opt_in');
+    for (const text of ['help', 'HELP?', 'Help!!', 'please help', 'Info.', ' INFO ']) expect(keywordOf(text), text).toBe('help');
+    for (const text of ['yes\n', 'Yes!', 'yes please', 'YES 👍', 'Yes, thanks', 'yes yes']) expect(keywordOf(text), text).toBe('yes');
+  });
+
+  it('reads nothing from an empty text or courtesy alone', () => {
+    for (const text of ['', '   ', '🙏', '...', 'please', 'thanks', 'ok']) expect(keywordOf(text), text).toBeNull();
+  });
+
+  it('never reads an everyday journal sentence as a keyword, however it is cased or ends (seeded property)', () => {
+    const ending = fc.constantFrom('', '.', '!', '!!', '?', ' 🙂', ' 😂', ' ❤️', '...', ' 🙏');
+    const casing = fc.constantFrom((s: string) => s, (s: string) => s.toUpperCase(), (s: string) => s.toLowerCase());
+    fc.assert(
+      fc.property(fc.constantFrom(...JOURNAL_SENTENCES), ending, casing, (sentence, end, cased) => keywordOf(cased(sentence) + end) === null),
+      { seed: 20250411, numRuns: 3_000 },
+    );
+  });
+
+  it('reads a keyword however it is cased, padded or decorated (seeded property)', () => {
+    const word = fc.constantFrom(
+      ['STOP', 'opt_out'], ['CANCEL', 'opt_out'], ['END', 'opt_out'], ['QUIT', 'opt_out'], ['UNSUBSCRIBE', 'opt_out'], ['REVOKE', 'opt_out'],
+      ['OPTOUT', 'opt_out'], ['STOPALL', 'opt_out'], ['START', 'opt_in'], ['UNSTOP', 'opt_in'], ['HELP', 'help'], ['INFO', 'help'], ['YES', 'yes'],
+    );
+    const casing = fc.array(fc.boolean(), { minLength: 11, maxLength: 11 });
+    const before = fc.constantFrom('', ' ', '\n', 'please ', 'Please, ', '"');
+    const after = fc.constantFrom('', '.', '!', '!!!', '?', ' please', ', thanks', ' 🙏', ' 🛑', '"', '\n', ' now');
+    fc.assert(
+      fc.property(word, casing, before, after, ([keyword, meaning], upper, pre, post) => {
+        const cased = [...keyword].map((c, i) => (upper[i] ? c : c.toLowerCase())).join('');
+        return keywordOf(pre + cased + post) === meaning;
+      }),
+      { seed: 64120010, numRuns: 2_000 },
+    );
+  });
+});
+
+describe('confirmationCodeOf', () => {
+  it('reads a four-digit code alone or after YES', () => {
+    expect(confirmationCodeOf('4821')).toBe('4821');
+    expect(confirmationCodeOf(' YES 4821. ')).toBe('4821');
+    expect(confirmationCodeOf('yes, 0042 please')).toBe('0042');
+  });
+
+  it('reads nothing else as a code', () => {
+    for (const text of ['48212', '482', 'YES', 'I slept 4821 minutes', '4821 4821']) expect(confirmationCodeOf(text), text).toBeNull();
+  });
+});
+
+describe('providerKeywordOf', () => {
   it('reads Twilio Advanced Opt-Out types', () => {
     expect(providerKeywordOf('STOP')).toBe('opt_out');
     expect(providerKeywordOf('START')).toBe('opt_in');
     expect(providerKeywordOf('HELP')).toBe('help');
     expect(providerKeywordOf(undefined)).toBeNull();
-  });
-});
-
-describe('keywords texted to the journal number', () => {
-  let twilio: FakeTwilio;
-  let t: SmsTestApp;
-  withTwilioApp((app) => ({ twilio, t } = app));
-
-  it('STOP in any case opts the user out and confirms once', async () => {
-    const user = await buildUser(t);
-    const { sid } = await textJournal(t, user.phone, 'sToP ');
-    await sendDueMessages(t.ctx);
-    expect((await profileOf(t, user.id)).is_opted_out).toBe(1);
-    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'opt_out', user_id: user.id });
-    const texts = twilio.sentTo(user.phone);
-    expect(texts).toHaveLength(1);
-    expect(texts[0]!.body).toMatch(/unsubscribed/i);
-    expect(texts[0]!.body).toMatch(/START/);
-    expect(await journalOf(t, user.id)).toEqual([]);
-  });
-
-  it('every opt-out word opts out', async () => {
-    for (const word of ['STOPALL', 'unsubscribe', 'Cancel', 'end', 'QUIT', 'revoke', 'OptOut']) {
-      const user = await buildUser(t);
-      await textJournal(t, user.phone, word);
-      expect((await profileOf(t, user.id)).is_opted_out, word).toBe(1);
-    }
-  });
-
-  it('START and UNSTOP opt back in with a confirmation', async () => {
-    const user = await buildUser(t);
-    await textJournal(t, user.phone, 'STOP');
-    await textJournal(t, user.phone, 'start');
-    expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
-    await textJournal(t, user.phone, 'STOP');
-    await textJournal(t, user.phone, 'Unstop');
-    expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
-    await sendDueMessages(t.ctx);
-    const kinds = (await outboundTo(t, user.phone)).map((m) => m.kind).sort();
-    expect(kinds).toEqual(['opt_in_confirmation', 'opt_in_confirmation', 'opt_out_confirmation', 'opt_out_confirmation']);
-    const optIn = twilio.sentTo(user.phone).find((m) => /resubscribed/i.test(m.body))!;
-    expect(optIn.body).toContain('Msg frequency varies, up to 2 msgs/day');
-    expect(optIn.body).toContain('Msg & data rates may apply');
-  });
-
-  it('HELP and INFO reply with the brand, a support contact and STOP, even when opted out', async () => {
-    const user = await buildUser(t);
-    await textJournal(t, user.phone, 'STOP');
-    await textJournal(t, user.phone, 'help');
-    await textJournal(t, user.phone, ' INFO');
-    await sendDueMessages(t.ctx);
-    const help = twilio.sentTo(user.phone).filter((m) => m.body.includes(SUPPORT_EMAIL));
-    expect(help).toHaveLength(2);
-    expect(help[0]!.body).toMatch(/^Jotline/);
-    expect(help[0]!.body).toContain('STOP');
-    expect((await profileOf(t, user.id)).is_opted_out).toBe(1);
-  });
-
-  it('a keyword inside a longer text is journal text', async () => {
-    const user = await buildUser(t);
-    const { sid } = await textJournal(t, user.phone, 'Stop and smell the roses');
-    expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
-    const [entry, ...others] = await journalOf(t, user.id);
-    expect(others).toEqual([]);
-    expect(entry).toMatchObject({ source: 'sms', content: 'Stop and smell the roses' });
-    expect(await inboundRow(t, sid)).toMatchObject({ kind: 'journal', entry_id: entry!.id, entry_date: entry!.entry_date });
-  });
-
-  it('STOP from a number without an account is confirmed, and no sign-up hint follows', async () => {
-    const stranger = uniquePhone();
-    await textJournal(t, stranger, 'STOP');
-    await textJournal(t, stranger, 'hello?');
-    await sendDueMessages(t.ctx);
-    expect((await outboundTo(t, stranger)).map((m) => m.kind)).toEqual(['opt_out_confirmation']);
-  });
-
-  describe('with Twilio Advanced Opt-Out (OptOutType)', () => {
-    it('mirrors STOP without replying', async () => {
-      const user = await buildUser(t);
-      const { sid } = await textJournal(t, user.phone, 'STOP', { OptOutType: 'STOP' });
-      await sendDueMessages(t.ctx);
-      expect((await profileOf(t, user.id)).is_opted_out).toBe(1);
-      expect((await inboundRow(t, sid))!.processed).toBe(1);
-      expect(await outboundTo(t, user.phone)).toEqual([]);
-    });
-
-    it('mirrors START and HELP without replying', async () => {
-      const user = await buildUser(t);
-      await textJournal(t, user.phone, 'STOP', { OptOutType: 'STOP' });
-      await textJournal(t, user.phone, 'START', { OptOutType: 'START' });
-      await textJournal(t, user.phone, 'HELP', { OptOutType: 'HELP' });
-      expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
-      expect(await outboundTo(t, user.phone)).toEqual([]);
-    });
-
-    it('still verifies a pending phone on YES, without a second confirmation', async () => {
-      const user = await buildUser(t, { verified: false });
-      await textJournal(t, user.phone, 'YES', { OptOutType: 'START' });
-      expect((await profileOf(t, user.id)).phone_verified).toBe(1);
-      expect(await outboundTo(t, user.phone)).toEqual([]);
-    });
-
-    it('keeps YES from a verified, subscribed user as journal text', async () => {
-      const user = await buildUser(t);
-      await textJournal(t, user.phone, 'Yes', { OptOutType: 'START' });
-      expect((await journalOf(t, user.id)).map((e) => [e.source, e.content])).toEqual([['sms', 'Yes']]);
-    });
   });
 });

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { buildUser, uniquePhone } from '../test/factories';
+import { sendDueMessages } from './outbound';
+import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
+import { SUPPORT_EMAIL } from './texts';
+
+describe('keywords texted to the journal number', () => {
+  let twilio: FakeTwilio;
+  let t: SmsTestApp;
+  withTwilioApp((app) => ({ twilio, t } = app));
+
+  it('STOP in any case opts the user out and confirms once', async () => {
+    const user = await buildUser(t);
+    const { sid } = await textJournal(t, user.phone, 'sToP ');
+    await sendDueMessages(t.ctx);
+    expect((await profileOf(t, user.id)).is_opted_out).toBe(1);
+    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'opt_out', user_id: user.id });
+    const texts = twilio.sentTo(user.phone);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.body).toMatch(/unsubscribed/i);
+    expect(texts[0]!.body).toMatch(/START/);
+    expect(await journalOf(t, user.id)).toEqual([]);
+  });
+
+  it('every opt-out word opts out', async () => {
+    for (const word of ['STOPALL', 'unsubscribe', 'Cancel', 'end', 'QUIT', 'revoke', 'OptOut']) {
+      const user = await buildUser(t);
+      await textJournal(t, user.phone, word);
+      expect((await profileOf(t, user.id)).is_opted_out, word).toBe(1);
+    }
+  });
+
+  it('START and UNSTOP opt back in with a confirmation', async () => {
+    const user = await buildUser(t);
+    await textJournal(t, user.phone, 'STOP');
+    await textJournal(t, user.phone, 'start');
+    expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
+    await textJournal(t, user.phone, 'STOP');
+    await textJournal(t, user.phone, 'Unstop');
+    expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
+    await sendDueMessages(t.ctx);
+    const kinds = (await outboundTo(t, user.phone)).map((m) => m.kind).sort();
+    expect(kinds).toEqual(['opt_in_confirmation', 'opt_in_confirmation', 'opt_out_confirmation', 'opt_out_confirmation']);
+    const optIn = twilio.sentTo(user.phone).find((m) => /resubscribed/i.test(m.body))!;
+    expect(optIn.body).toContain('Msg frequency varies, up to 2 msgs/day');
+    expect(optIn.body).toContain('Msg & data rates may apply');
+  });
+
+  it('HELP and INFO reply with the brand, a support contact and STOP, even when opted out', async () => {
+    const user = await buildUser(t);
+    await textJournal(t, user.phone, 'STOP');
+    await textJournal(t, user.phone, 'help');
+    await textJournal(t, user.phone, ' INFO');
+    await sendDueMessages(t.ctx);
+    const help = twilio.sentTo(user.phone).filter((m) => m.body.includes(SUPPORT_EMAIL));
+    expect(help).toHaveLength(2);
+    expect(help[0]!.body).toMatch(/^Jotline/);
+    expect(help[0]!.body).toContain('STOP');
+    expect((await profileOf(t, user.id)).is_opted_out).toBe(1);
+  });
+
+  it('a keyword inside a longer text is journal text', async () => {
+    const user = await buildUser(t);
+    const { sid } = await textJournal(t, user.phone, 'Stop and smell the roses');
+    expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
+    const [entry, ...others] = await journalOf(t, user.id);
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({ source: 'sms', content: 'Stop and smell the roses' });
+    expect(await inboundRow(t, sid)).toMatchObject({ kind: 'journal', entry_id: entry!.id, entry_date: entry!.entry_date });
+  });
+
+  it('STOP from a number without an account is confirmed, and no sign-up hint follows', async () => {
+    const stranger = uniquePhone();
+    await textJournal(t, stranger, 'STOP');
+    await textJournal(t, stranger, 'hello?');
+    await sendDueMessages(t.ctx);
+    expect((await outboundTo(t, stranger)).map((m) => m.kind)).toEqual(['opt_out_confirmation']);
+  });
+
+  describe('with Twilio Advanced Opt-Out (OptOutType)', () => {
+    it('mirrors STOP without replying', async () => {
+      const user = await buildUser(t);
+      const { sid } = await textJournal(t, user.phone, 'STOP', { OptOutType: 'STOP' });
+      await sendDueMessages(t.ctx);
+      expect((await profileOf(t, user.id)).is_opted_out).toBe(1);
+      expect((await inboundRow(t, sid))!.processed).toBe(1);
+      expect(await outboundTo(t, user.phone)).toEqual([]);
+    });
+
+    it('mirrors START and HELP without replying', async () => {
+      const user = await buildUser(t);
+      await textJournal(t, user.phone, 'STOP', { OptOutType: 'STOP' });
+      await textJournal(t, user.phone, 'START', { OptOutType: 'START' });
+      await textJournal(t, user.phone, 'HELP', { OptOutType: 'HELP' });
+      expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
+      expect(await outboundTo(t, user.phone)).toEqual([]);
+    });
+
+    it('still verifies a pending phone on YES, without a second confirmation', async () => {
+      const user = await buildUser(t, { verified: false });
+      await textJournal(t, user.phone, 'YES', { OptOutType: 'START' });
+      expect((await profileOf(t, user.id)).phone_verified).toBe(1);
+      expect(await outboundTo(t, user.phone)).toEqual([]);
+    });
+
+    it('keeps YES from a verified, subscribed user as journal text', async () => {
+      const user = await buildUser(t);
+      await textJournal(t, user.phone, 'Yes', { OptOutType: 'START' });
+      expect((await journalOf(t, user.id)).map((e) => [e.source, e.content])).toEqual([['sms', 'Yes']]);
+    });
+  });
+});
