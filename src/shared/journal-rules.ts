@@ -29,13 +29,15 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
  * Whitespace as the journal keeps it: runs of spaces and tabs become one space, line breaks stay
- * (CRLF becomes LF), spaces touching a line break go, and the whole is trimmed.
+ * (CRLF becomes LF) but a run of blank lines becomes one (paragraphs stay apart, gaps do not
+ * grow), spaces touching a line break go, and the whole is trimmed.
  */
 export function normalizeEntryText(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/[^\S\n]+/g, ' ')
     .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
 

@@ -22,15 +22,23 @@ describe('normalizeEntryText', () => {
     );
   });
 
-  it('keeps every word in order and every line break between them', () => {
+  it('keeps every word in order, and every line and paragraph break between them', () => {
     fc.assert(
       fc.property(textish, (s) => {
         const out = normalizeEntryText(s);
         expect(out.split(/\s+/).filter(Boolean)).toEqual(s.split(/\s+/).filter(Boolean));
-        const breaksBetweenWords = (x: string) => x.replace(/\r\n?/g, '\n').trim().replace(/[^\S\n]/g, '').split('\n').length;
-        expect(breaksBetweenWords(out)).toBe(breaksBetweenWords(s));
+        // Each gap between words, as 0 (same line), 1 (next line) or 2 (a new paragraph).
+        const gaps = (x: string) =>
+          (x.replace(/\r\n?/g, '\n').trim().replace(/[^\S\n]/g, '').match(/\n+/g) ?? []).map((run) => Math.min(run.length, 2));
+        expect(out.match(/\n+/g)?.map((run) => run.length) ?? []).toEqual(gaps(s));
       }),
     );
+  });
+
+  it('keeps paragraphs apart but collapses a run of blank lines to one, in web entries and edits', () => {
+    expect(normalizeEntryText('First.\n\n\n\n\nSecond.\r\n \r\n\t\r\nThird.\nFourth.')).toBe('First.\n\nSecond.\n\nThird.\nFourth.');
+    expect(createEntrySchema.parse({ content: 'a\n\n\n\nb' }).content).toBe('a\n\nb');
+    expect(updateEntrySchema.parse({ content: 'a\n \n \n \nb' }).content).toBe('a\n\nb');
   });
 });
 

@@ -5,6 +5,8 @@
 export interface PendingVerification {
   /** E.164. */
   phone: string;
+  /** As typed at sign-up, so "Back to sign up" can fill it in again. */
+  email?: string;
   verificationToken: string;
   /** Where the server says to go once signed in. */
   redirectTo?: string;
@@ -42,4 +44,22 @@ export function clearPendingVerification(): void {
   } catch {
     // Nothing saved.
   }
+}
+
+/** What "Back to sign up" carries to the sign-up form (never the password). */
+export interface SignUpDraft {
+  email: string;
+  /** E.164. */
+  phone: string;
+}
+
+export function signUpDraftOf(pending: PendingVerification): SignUpDraft {
+  return { email: pending.email ?? '', phone: pending.phone };
+}
+
+/** The draft in a /sign-up location's state, if any. */
+export function readSignUpDraft(routerState: unknown): SignUpDraft | null {
+  const draft = (routerState as { signUpDraft?: Partial<SignUpDraft> } | null)?.signUpDraft;
+  if (!draft || typeof draft.phone !== 'string') return null;
+  return { email: typeof draft.email === 'string' ? draft.email : '', phone: draft.phone };
 }

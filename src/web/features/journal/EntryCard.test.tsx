@@ -55,6 +55,22 @@ describe('entry card', () => {
     expect(screen.getByText(/^one/).textContent).toBe('one\ntwo\nthree\nfour\nfive');
   });
 
+  it('ends collapsed text in one mark: the ellipsis replaces final punctuation rather than doubling it', () => {
+    renderJournal(
+      <>
+        <EntryCard entry={buildEntry({ content: 'Slept.\nWoke.\nRan.\nI feel well.\nThen lunch.' })} />
+        <EntryCard entry={buildEntry({ content: `${'b'.repeat(196)}... and more after the cut` })} />
+      </>,
+    );
+    expect(screen.getByText(/^Slept/).textContent).toBe('Slept.\nWoke.\nRan.\nI feel well…');
+    expect(screen.getByText(/^b+/).textContent).toBe(`${'b'.repeat(196)}…`);
+  });
+
+  it('never cuts an emoji in half when collapsing', () => {
+    renderJournal(<EntryCard entry={buildEntry({ content: `${'c'.repeat(199)}🙂 and the rest` })} />);
+    expect(screen.getByText(/^c+/).textContent).toBe(`${'c'.repeat(199)}…`);
+  });
+
   it('asks before deleting, with the spec text, and says when it is done', async () => {
     api.on('DELETE /api/entries/e1', json(204));
     renderJournal(<EntryCard entry={buildEntry({ id: 'e1' })} />);

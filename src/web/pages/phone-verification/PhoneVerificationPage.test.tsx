@@ -6,6 +6,7 @@ import { RedirectIfSignedIn, RequireAuth } from '../../features/auth/guards';
 import { savePendingVerification } from '../../features/auth/pending-verification';
 import { renderApp, markerRoute } from '../../features/auth/render-app';
 import { AuthCallbackPage } from '../auth-callback/AuthCallbackPage';
+import { SignUpPage } from '../sign-up/SignUpPage';
 import { PhoneVerificationPage } from './PhoneVerificationPage';
 
 /** Stands in for the browser's EventSource so a test can push the server's USER_VERIFIED event. */
@@ -60,6 +61,17 @@ describe('phone verification page', () => {
     fireEvent.click(screen.getByRole('button', { name: messages.verification.backToSignUp }));
     await advance(0);
     expect(app.path()).toBe('/sign-up');
+  });
+
+  it('goes back to a sign-up form that still holds the e-mail and phone, but not the password', async () => {
+    api.on(VERIFY, reply(200, { verified: false }));
+    const withForm = [...routes.filter((route) => route.path !== '/sign-up'), { path: '/sign-up', element: <SignUpPage /> }];
+    renderApp(withForm, [{ pathname: '/phone-verification', state: { ...pending, email: 'ada@example.com' } }]);
+    fireEvent.click(screen.getByRole('button', { name: messages.verification.backToSignUp }));
+    await advance(0);
+    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    expect(screen.getByLabelText('Mobile phone')).toHaveValue('(202) 555-0123');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
   });
 
   it('sends anyone without a phone and token to sign-up', async () => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { PageHead } from '../../seo/PageHead';
-import { clearPendingVerification, loadPendingVerification, type PendingVerification } from '../../features/auth/pending-verification';
+import { clearPendingVerification, loadPendingVerification, signUpDraftOf, type PendingVerification } from '../../features/auth/pending-verification';
 import { isSafeAppPath } from '../../features/auth/redirect';
 import { VerificationPanel } from './VerificationPanel';
 import { usePhoneVerification } from './usePhoneVerification';
@@ -36,13 +36,14 @@ function PhoneVerification({ pending }: { pending: PendingVerification }) {
     },
     onTimeout() {
       clearPendingVerification();
-      navigate('/sign-up?timeout=true', { replace: true });
+      navigate('/sign-up?timeout=true', { replace: true, state: { signUpDraft: signUpDraftOf(pending) } });
     },
   });
 
+  // The e-mail and phone go back into the form, so only the password is typed again.
   const backToSignUp = () => {
     clearPendingVerification();
-    navigate('/sign-up');
+    navigate('/sign-up', { state: { signUpDraft: signUpDraftOf(pending) } });
   };
 
   return (

@@ -1,9 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH, SIGN_UPS_PER_WINDOW } from '../../../shared/limits';
 import { messages } from '../../../shared/messages';
 import { limitPhoneInput } from '../../../shared/phone';
+import { formatUsPhone } from '../../../shared/site';
 import { Alert } from '../../components/ui/Alert';
 import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
@@ -13,7 +14,7 @@ import { PasswordInput } from '../../components/ui/PasswordInput';
 import { attemptLimit } from '../../features/auth/attempt-limit';
 import { useAuth } from '../../features/auth/auth-context';
 import { textLinkClasses } from '../../features/auth/AuthLayout';
-import { savePendingVerification, type PendingVerification } from '../../features/auth/pending-verification';
+import { readSignUpDraft, savePendingVerification, type PendingVerification } from '../../features/auth/pending-verification';
 import { PasswordChecklist } from './PasswordChecklist';
 import { signUpFailureNotice, type Notice } from './sign-up-failure';
 import { browserTimezone, checkSignUp, type SignUpErrors, type SignUpFields } from './sign-up-validation';
@@ -26,7 +27,11 @@ const fieldOrder: Array<keyof SignUpFields> = ['email', 'phone', 'password', 'sm
 export function SignUpForm() {
   const { signUp } = useAuth();
   const navigate = useNavigate();
-  const [fields, setFields] = useState<SignUpFields>({ email: '', phone: '', password: '', smsConsent: false });
+  const location = useLocation();
+  const [fields, setFields] = useState<SignUpFields>(() => {
+    const draft = readSignUpDraft(location.state);
+    return { email: draft?.email ?? '', phone: draft ? formatUsPhone(draft.phone) : '', password: '', smsConsent: false };
+  });
   const [errors, setErrors] = useState<SignUpErrors>({});
   const [formError, setFormError] = useState<Notice | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -76,6 +81,7 @@ export function SignUpForm() {
       }
       const pending: PendingVerification = {
         phone: check.phoneNumber,
+        email: check.email,
         verificationToken: result.verification_token,
         redirectTo: result.redirect_to,
       };

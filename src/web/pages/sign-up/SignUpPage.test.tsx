@@ -89,8 +89,9 @@ describe('sign-up page', () => {
 
     expect(await screen.findByText('verification page')).toBeInTheDocument();
     expect(app.path()).toBe('/phone-verification');
-    expect(app.router.state.location.state).toEqual({ phone: '+12025550123', verificationToken: 'verify-abc', redirectTo: '/journal' });
-    expect(loadPendingVerification(null)).toEqual({ phone: '+12025550123', verificationToken: 'verify-abc', redirectTo: '/journal' });
+    const pending = { phone: '+12025550123', email: 'ada@example.com', verificationToken: 'verify-abc', redirectTo: '/journal' };
+    expect(app.router.state.location.state).toEqual(pending);
+    expect(loadPendingVerification(null)).toEqual(pending);
     expect(screen.getByText(messages.signUp.success)).toBeInTheDocument();
 
     const body = api.requestsTo('POST /api/auth/signup')[0]!.body;
