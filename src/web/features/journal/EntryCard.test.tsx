@@ -71,6 +71,37 @@ describe('entry card', () => {
     expect(screen.getByText(/^c+/).textContent).toBe(`${'c'.repeat(199)}…`);
   });
 
+  it('links the http and https addresses in an entry, opening them in a new tab without passing on the journal', () => {
+    const content = 'Notes: https://docs.google.com/document/d/1aB_c-D/edit?usp=sharing. See (https://en.wikipedia.org/wiki/Heron_(bird)) too.';
+    renderJournal(<EntryCard entry={buildEntry({ content })} />);
+    const links = screen.getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      'https://docs.google.com/document/d/1aB_c-D/edit?usp=sharing',
+      'https://en.wikipedia.org/wiki/Heron_(bird)',
+    ]);
+    for (const link of links) {
+      expect(link).toHaveAttribute('target', '_blank');
+      expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+    }
+    expect(links[0]!.closest('p')).toHaveTextContent(content);
+  });
+
+  it('leaves anything else as text: markup, script addresses, and an address cut short by collapsing', async () => {
+    const content = `<b>bold</b> javascript:alert(1) ftp://files.test/x ${'w'.repeat(100)} https://example.com/a/very/long/path/that/runs/past/the/cut/${'z'.repeat(60)}`;
+    renderJournal(<EntryCard entry={buildEntry({ content })} />);
+    const text = screen.getByText(/bold/);
+    expect(text.textContent).toMatch(/^<b>bold<\/b> javascript:alert\(1\) ftp:\/\/files.test\/x w+ https:\/\/example.com\/.+…$/);
+    expect(text.querySelector('b')).toBeNull();
+    expect(screen.queryByRole('link')).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: journalCopy.showMore }));
+    expect(screen.getByRole('link')).toHaveAttribute('href', `https://example.com/a/very/long/path/that/runs/past/the/cut/${'z'.repeat(60)}`);
+  });
+
+  it('lets long words and addresses wrap anywhere inside the card', () => {
+    renderJournal(<EntryCard entry={buildEntry({ content: 'x'.repeat(5000) })} />);
+    expect(screen.getByRole('article')).toHaveClass('wrap-anywhere');
+  });
+
   it('asks before deleting, with the spec text, and says when it is done', async () => {
     api.on('DELETE /api/entries/e1', json(204));
     renderJournal(<EntryCard entry={buildEntry({ id: 'e1' })} />);

@@ -4,6 +4,7 @@ import type { EntrySource, JournalEntry } from '../../../shared/journal';
 import { cn } from '../../components/ui/cn';
 import { collapseText } from './collapse';
 import { journalCopy } from './copy';
+import { entryTextParts } from './entry-links';
 import { formatEntryDay, formatEntryTime } from './dates';
 import { DeleteEntryDialog, PhotoLightbox } from './dialogs';
 import { EntryEditor } from './EntryEditor';
@@ -31,7 +32,8 @@ export function EntryCard({ entry }: { entry: JournalEntry }) {
   };
 
   return (
-    <article aria-labelledby={headingId} className="rounded-2xl border border-stone-200/80 bg-white px-5 py-5 shadow-sm sm:px-8 sm:py-7">
+    // wrap-anywhere: a long address or unbroken word wraps inside the card instead of widening the page.
+    <article aria-labelledby={headingId} className="rounded-2xl border border-stone-200/80 bg-white px-5 py-5 shadow-sm wrap-anywhere sm:px-8 sm:py-7">
       <header className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id={headingId} className="text-sm font-semibold tracking-wide text-brand-800">
@@ -127,11 +129,26 @@ function EntryText({ content }: { content: string }) {
   const textId = useId();
   const [expanded, setExpanded] = useState(false);
   const collapsed = collapseText(content);
-  const shown = expanded || !collapsed.truncated ? content : collapsed.text;
+  const cut = !expanded && collapsed.truncated;
+  const parts = entryTextParts(cut ? collapsed.text : content, { cut });
   return (
     <div className="mt-3">
       <p id={textId} className="max-w-[68ch] font-serif text-[1.0625rem] leading-7 sm:leading-8 whitespace-pre-wrap text-stone-800 sm:text-lg">
-        {shown}
+        {parts.map((part, index) =>
+          part.href ? (
+            <a
+              key={index}
+              href={part.href}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              className="text-brand-700 underline underline-offset-2 hover:text-brand-900"
+            >
+              {part.text}
+            </a>
+          ) : (
+            part.text
+          ),
+        )}
       </p>
       {collapsed.truncated && (
         <button

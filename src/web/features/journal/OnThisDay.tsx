@@ -52,7 +52,7 @@ export function OnThisDay() {
   };
 
   return (
-    <section aria-labelledby={headingId} className="rounded-2xl border border-amber-200/80 bg-amber-50/60 px-5 py-4 shadow-sm sm:px-7">
+    <section aria-labelledby={headingId} className="rounded-2xl border border-amber-200/80 bg-amber-50/60 px-5 py-4 shadow-sm wrap-anywhere sm:px-7">
       <h2 id={headingId} className="flex items-center gap-2 font-serif text-lg font-semibold text-ink">
         <History aria-hidden="true" className="size-5 text-amber-700" />
         {copy.title}
