@@ -43,6 +43,7 @@ import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
 import { startInboundSpool } from './sms/inbound';
 import { smsWebhookRoutes } from './sms/routes';
+import { vaultRoutes } from './vault/routes';
 import { webRoutes } from './web';
 
 declare module 'fastify' {
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(profileRoutes, { prefix: '/api/profile' });
   await app.register(importRoutes, { prefix: '/api/import' });
   await app.register(onThisDayRoutes, { prefix: '/api/on-this-day' });
+  await app.register(vaultRoutes, { prefix: '/api/vault' });
   await app.register(subscriptionRoutes, { prefix: '/api/subscription' });
   await app.register(billingRoutes, { prefix: '/api/billing' });
   await app.register(stripeWebhookRoutes, { prefix: '/webhooks/stripe' });

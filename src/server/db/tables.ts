@@ -151,6 +151,8 @@ export interface JournalEntriesTable {
   updated_at: string;
   /** SMS entries: 0 for the day's first, 1, 2… for continuations past the content limit; 0 for web. */
   sms_part: Generated<number>;
+  /** Vault entries: JSON list of base64 sealed boxes (docs/vault.md); null when the server can read it. */
+  sealed: string | null;
 }
 
 export interface JournalPhotosTable {
@@ -272,6 +274,25 @@ export interface SealedSecretsTable {
   updated_at: string;
 }
 
+/** A user's Vault (docs/vault.md): their public key and the private key as the browser wrapped it. */
+export interface VaultsTable {
+  user_id: string;
+  /** Base64 of the X25519 public key. */
+  public_key: string;
+  /** JSON, opaque to the server. */
+  wrapped_keys: string;
+  state: 'sealing' | 'on' | 'unsealing';
+  created_at: string;
+  updated_at: string;
+}
+
+/** A photo file replaced by its sealed (or opened) copy, to delete; kept until it is. */
+export interface VaultStaleFilesTable {
+  storage_key: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -292,6 +313,8 @@ export interface Database {
   sms_test_logs: SmsTestLogsTable;
   key_rotations: KeyRotationsTable;
   sealed_secrets: SealedSecretsTable;
+  vaults: VaultsTable;
+  vault_stale_files: VaultStaleFilesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { JournalEntryRow, JournalPhotoRow, VaultsTable } from '../db/tables';
+
+// SQL for the vault; every query is scoped by the owner's user id.
+
+export type VaultRow = VaultsTable;
+
+export async function findVault(db: Db, userId: string): Promise<VaultRow | undefined> {
+  return db.selectFrom('vaults').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Inserts the vault unless the user has one; true when inserted. */
+export async function insertVault(db: Db, row: VaultRow): Promise<boolean> {
+  const result = await db.insertInto('vaults').values(row).onConflict((oc) => oc.column('user_id').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function updateVault(db: Db, userId: string, changes: Partial<Pick<VaultRow, 'state' | 'wrapped_keys' | 'updated_at'>>): Promise<void> {
+  await db.updateTable('vaults').set(changes).where('user_id', '=', userId).execute();
+}
+
+export async function deleteVault(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('vaults').where('user_id', '=', userId).execute();
+}
+
+/** How many of the user's entries are sealed, of all of them. */
+export async function entryCounts(db: Db, userId: string): Promise<{ sealed: number; total: number }> {
+  const row = await db
+    .selectFrom('journal_entries')
+    .select([sql<number>`count(*)`.as('total'), sql<number>`count(sealed)`.as('sealed')])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return { sealed: Number(row?.sealed ?? 0), total: Number(row?.total ?? 0) };
+}
+
+/** Up to `limit` entries the server can still read (sealed = false) or can no longer read (true), by id. */
+export async function entriesToConvert(db: Db, userId: string, sealed: boolean, limit: number): Promise<JournalEntryRow[]> {
+  return db
+    .selectFrom('journal_entries')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('sealed', sealed ? 'is not' : 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The photos of some of the user's entries, in order. */
+export async function photosOfEntries(db: Db, userId: string, entryIds: readonly string[]): Promise<JournalPhotoRow[]> {
+  if (entryIds.length === 0) return [];
+  return db
+    .selectFrom('journal_photos')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('entry_id', 'in', entryIds)
+    .orderBy('entry_id')
+    .orderBy('position')
+    .execute();
+}
+
+export async function updatePhotoFiles(db: Db, userId: string, photoId: string, changes: Pick<JournalPhotoRow, 'file_path' | 'thumb_path' | 'file_name'>): Promise<void> {
+  await db.updateTable('journal_photos').set(changes).where('user_id', '=', userId).where('id', '=', photoId).execute();
+}
+
+export async function recordStaleFiles(db: Db, userId: string, keys: readonly string[], at: string): Promise<void> {
+  if (keys.length === 0) return;
+  await db
+    .insertInto('vault_stale_files')
+    .values(keys.map((storage_key) => ({ storage_key, user_id: userId, created_at: at })))
+    .onConflict((oc) => oc.column('storage_key').doNothing())
+    .execute();
+}
+
+export async function staleFiles(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('vault_stale_files').select('storage_key').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.storage_key);
+}
+
+export async function forgetStaleFiles(db: Db, userId: string, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.deleteFrom('vault_stale_files').where('user_id', '=', userId).where('storage_key', 'in', keys).execute();
+}
+
+/**
+ * What the server could still read of the journal once every entry is sealed: the bodies of the
+ * user's processed texts (already in the journal), and the keyed hashes that would confirm a guess
+ * of a text (UNDO's) or of an imported entry (import fingerprints).
+ */
+export async function dropReadableLeftovers(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable('sms_messages')
+    .set({ body: null })
+    .where('user_id', '=', userId)
+    .where('direction', '=', 'inbound')
+    .where('processed', '=', 1)
+    .where('body', 'is not', null)
+    .execute();
+  await db.deleteFrom('journal_sms_undo').where('user_id', '=', userId).execute();
+  await db.deleteFrom('journal_imports').where('user_id', '=', userId).execute();
+}
+
+/** Turning the vault off: the sealed bodies of the user's texts cannot be opened here; they go. */
+export async function dropSealedBodies(db: Db, userId: string): Promise<void> {
+  await db.updateTable('sms_messages').set({ body: null }).where('user_id', '=', userId).where('body', 'like', 'VAULT:%').execute();
+}
+
+/** An entry's words replaced by its sealed segments (JSON list); the server keeps none of them. */
+export async function sealEntryRow(db: Db, userId: string, entryId: string, sealed: string): Promise<void> {
+  await db.updateTable('journal_entries').set({ content: '', title: null, tags: '[]', sealed }).where('user_id', '=', userId).where('id', '=', entryId).execute();
+}
+
+/** An entry the browser opened, stored under the server's key again (content, title, tags as sealed by the caller). */
+export async function unsealEntryRow(db: Db, userId: string, entryId: string, text: { content: string; title: string | null; tags: string; word_count: number }): Promise<void> {
+  await db.updateTable('journal_entries').set({ ...text, sealed: null }).where('user_id', '=', userId).where('id', '=', entryId).execute();
+}

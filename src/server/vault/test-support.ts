@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import type { VaultSegment, VaultView, WrappedKeys } from '../../shared/vault';
+import { VAULT_FILE_MAGIC } from '../../shared/vault';
+import type { JournalTestUser } from '../journal/test-helpers';
+import type { TestApp } from '../test/app';
+import { loadSodium } from './sodium';
+
+/** What the browser holds after setting up a vault: the key pair (the private key never leaves it). */
+export interface BrowserKeys {
+  publicKey: string;
+  privateKey: Uint8Array;
+  open(sealed: string): string;
+  openSegment(sealed: string): VaultSegment;
+  /** A stored vault file (magic, then a sealed box) opened. */
+  openFile(stored: Uint8Array): Buffer;
+}
+
+export async function browserKeys(): Promise<BrowserKeys> {
+  const sodium = await loadSodium();
+  const pair = sodium.crypto_box_keypair();
+  const open = (sealed: Uint8Array) => Buffer.from(sodium.crypto_box_seal_open(sealed, pair.publicKey, pair.privateKey));
+  return {
+    publicKey: Buffer.from(pair.publicKey).toString('base64'),
+    privateKey: pair.privateKey,
+    open: (sealed) => open(Buffer.from(sealed, 'base64')).toString('utf8'),
+    openSegment: (sealed) => JSON.parse(open(Buffer.from(sealed, 'base64')).toString('utf8')) as VaultSegment,
+    openFile(stored) {
+      const magic = Buffer.from(VAULT_FILE_MAGIC, 'latin1');
+      if (!magic.equals(Buffer.from(stored.subarray(0, magic.length)))) throw new Error('not a vault file');
+      return open(stored.subarray(magic.length));
+    },
+  };
+}
+
+/** Wrapped keys as the browser would send them (opaque to the server: random bytes will do). */
+export function wrappedKeys(): WrappedKeys {
+  const wrapping = () => ({
+    kdf: 'argon2id13' as const,
+    ops: 3,
+    mem: 64 * 1024 * 1024,
+    salt: randomBytes(16).toString('base64'),
+    nonce: randomBytes(24).toString('base64'),
+    box: randomBytes(48).toString('base64'),
+  });
+  return { v: 1, passphrase: wrapping(), recovery: wrapping() };
+}
+
+export async function vaultRequest(t: TestApp, user: JournalTestUser, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) {
+  return t.app.inject({ method, url, headers: user.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+/** Turns the user's vault on with these keys (201/200 expected). */
+export async function turnOn(t: TestApp, user: JournalTestUser, keys: BrowserKeys): Promise<VaultView> {
+  const res = await vaultRequest(t, user, 'PUT', '/api/vault', { public_key: keys.publicKey, wrapped_keys: wrappedKeys() });
+  if (res.statusCode !== 200) throw new Error(`PUT /api/vault: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+/** Calls POST /api/vault/seal until the vault is on; answers every step's view. */
+export async function sealJournal(t: TestApp, user: JournalTestUser): Promise<VaultView[]> {
+  const steps: VaultView[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const res = await vaultRequest(t, user, 'POST', '/api/vault/seal');
+    if (res.statusCode !== 200) throw new Error(`POST /api/vault/seal: ${res.statusCode} ${res.body}`);
+    steps.push(res.json());
+    if (steps.at(-1)!.state === 'on') return steps;
+  }
+  throw new Error('The vault never finished sealing');
+}

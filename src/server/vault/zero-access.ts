@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openPhotoBytes } from '../at-rest/photo-files';
+import type { AppContext } from '../context';
+import { SYSTEM_SUBJECT } from '../crypto/encryption';
+import { loadOwner } from '../journal/owner';
+
+// Test-only: looks for words or bytes everywhere the server keeps things, with every key it has.
+
+/** Every string in every row of every table, as stored and as the server's keys open it. */
+async function readableStrings(ctx: AppContext, userId: string): Promise<string[]> {
+  const { salt } = await loadOwner(ctx, userId);
+  const tables =
+    ctx.dbKind === 'sqlite'
+      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(ctx.db)).rows.map((r) => r.name)
+      : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(ctx.db)).rows.map((r) => r.name);
+  const found: string[] = [];
+  for (const table of tables) {
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(ctx.db)).rows;
+    for (const row of rows) {
+      for (const value of Object.values(row)) {
+        if (typeof value !== 'string') continue;
+        found.push(value, ctx.cipher.decrypt(userId, salt, value), ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, value));
+      }
+    }
+  }
+  return found;
+}
+
+/** Whether the server, with every key it holds, can read `word` anywhere in its database. */
+export async function databaseCanRead(ctx: AppContext, userId: string, word: string): Promise<boolean> {
+  return (await readableStrings(ctx, userId)).some((s) => s.includes(word));
+}
+
+function filesUnder(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Whether some stored file, as stored or as the server's keys open it, holds these bytes. */
+export async function storageCanRead(ctx: AppContext, userId: string, bytes: Buffer): Promise<boolean> {
+  const { salt } = await loadOwner(ctx, userId);
+  return filesUnder(ctx.config.storageUrl).some((file) => {
+    const stored = readFileSync(file);
+    let opened: Buffer = stored;
+    try {
+      opened = openPhotoBytes(ctx, userId, salt, stored);
+    } catch {
+      // not the server's to open
+    }
+    return stored.includes(bytes) || opened.includes(bytes);
+  });
+}
