@@ -220,6 +220,10 @@ export const messages = {
     sessionNotFound: 'Checkout session not found',
     invalidSignature: 'Invalid webhook signature',
     invalidPayload: 'Invalid webhook payload',
+    /** Subscribing during the free trial keeps its remaining days (issue 27). */
+    firstChargeOn: (day: string) => `First charge on ${day}`,
+    trialKept: 'Your free trial runs to its end; nothing is charged before then.',
+    firstChargeToday: 'First charge today, when you subscribe.',
   },
   /** One subscription per account: plan changes and cancelling go through Manage Billing (issue 9). */
   billingManagement: {

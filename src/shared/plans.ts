@@ -43,3 +43,20 @@ export const YEARLY_PRICE_IF_MONTHLY_CENTS = PLANS.monthly.priceCents * 12;
 export const YEARLY_SAVINGS_CENTS = YEARLY_PRICE_IF_MONTHLY_CENTS - PLANS.yearly.priceCents;
 export const YEARLY_SAVINGS_PERCENT = Math.round((YEARLY_SAVINGS_CENTS / YEARLY_PRICE_IF_MONTHLY_CENTS) * 100);
 export const YEARLY_SAVINGS_LABEL = `Save ${formatUsd(YEARLY_SAVINGS_CENTS)} (${YEARLY_SAVINGS_PERCENT}%)`;
+
+/**
+ * Stripe Checkout keeps a trial only if it ends 48 hours or more after the session is made; an hour
+ * more allows for the two clocks differing. A trial ending sooner is not carried: the first charge
+ * is at checkout.
+ */
+export const TRIAL_CARRY_MIN_MS = 49 * 60 * 60 * 1000;
+
+/**
+ * When a subscription taken out now is first charged: at the end of the free trial while enough of
+ * it is left (the remaining days are kept, not thrown away), else at checkout (null).
+ */
+export function trialCarriedUntil(subscription: { is_trial: boolean; trial_end: string | null }, now: Date): Date | null {
+  if (!subscription.is_trial || !subscription.trial_end) return null;
+  const end = new Date(subscription.trial_end);
+  return end.getTime() - now.getTime() >= TRIAL_CARRY_MIN_MS ? end : null;
+}

@@ -13,7 +13,7 @@ describe('billing with Stripe', () => {
   let api: ApiClient;
 
   beforeAll(async () => {
-    stripe = await startFakeStripe();
+    stripe = await startFakeStripe({ now: () => t.clock.now() });
     t = await buildTestApp(stripe.env);
     api = apiClient(t);
   });

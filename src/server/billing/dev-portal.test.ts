@@ -15,10 +15,13 @@ describe('Manage Billing on the local simulator', () => {
   });
   afterAll(() => t.close());
 
-  /** A subscriber through the dev checkout, and the portal link Manage Billing gives them. */
+  /**
+   * A subscriber through the dev checkout, and the portal link Manage Billing gives them. Their
+   * trial is over, so the first period starts at checkout.
+   */
   async function subscriberInPortal(plan: 'monthly' | 'yearly') {
     t.clock.set(NOW);
-    const user = await buildUser(t);
+    const user = await buildUser(t, { trialEnd: new Date(NOW.getTime() - HOUR_MS) });
     const token = await signIn(t, user);
     const checkout = await api.post('/api/billing/checkout', { plan }, token);
     expect((await api.post(`/api/dev/billing/sessions/${checkout.body.sessionId}/pay`)).status).toBe(200);

@@ -1,5 +1,5 @@
 import { messages } from '../../shared/messages';
-import type { PlanId } from '../../shared/plans';
+import { trialCarriedUntil, type PlanId } from '../../shared/plans';
 import type { AppContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { newId } from '../ids';
@@ -37,7 +37,8 @@ export async function ensureCustomer(ctx: AppContext, user: { id: string; email:
 /**
  * Starts a subscription checkout for a plan: {url, sessionId}. One subscription per account: a
  * subscriber is refused (409) and switches plans or cancels in the billing portal instead. The
- * provider is asked first, so a payment whose webhook has not arrived yet still counts.
+ * provider is asked first, so a payment whose webhook has not arrived yet still counts. During the
+ * free trial the first charge is set for the trial's end (shared/plans.ts, trialCarriedUntil).
  */
 export async function startCheckout(ctx: AppContext, user: { id: string; email: string }, plan: PlanId): Promise<{ url: string; sessionId: string }> {
   const known = await getAccessStatus(ctx, user.id);
@@ -56,6 +57,8 @@ export async function startCheckout(ctx: AppContext, user: { id: string; email: 
     successUrl: `${publicUrl}/journal?success=true&session_id={CHECKOUT_SESSION_ID}`,
     cancelUrl: `${publicUrl}/journal?canceled=true`,
     userId: user.id,
+    // Subscribing mid-trial keeps the trial's remaining days: the first charge falls at its end.
+    trialEnd: trialCarriedUntil(known, ctx.clock.now()) ?? undefined,
   });
   forgetLazySync(ctx, user.id);
   return { url: session.url, sessionId: session.id };

@@ -22,7 +22,10 @@ export interface FakeSubscription {
   status: string;
   customer: string;
   cancel_at_period_end: boolean;
+  /** Set by newer billing portals instead of cancel_at_period_end. */
+  cancel_at?: number | null;
   canceled_at: number | null;
+  trial_end: number | null;
   metadata: Record<string, string>;
   items: { object: 'list'; data: Array<{ id: string; price: { id: string; object: 'price'; recurring: { interval: string } }; current_period_start: number; current_period_end: number }> };
 }
@@ -37,6 +40,8 @@ export interface FakeCheckoutSession {
   cancel_url: string;
   url: string;
   status: string;
+  /** subscription_data[trial_end], when the checkout keeps a trial. */
+  trial_end?: number | null;
   subscription?: string;
 }
 
@@ -47,7 +52,12 @@ export const FAKE_STRIPE = {
   priceYearly: 'price_yearly_test',
 };
 
-export async function startFakeStripe() {
+/** Stripe Checkout refuses a trial end sooner than this after the session is made. */
+const CHECKOUT_TRIAL_MIN_SECONDS = 48 * 60 * 60;
+
+/** `now` is Stripe's clock (the test's clock, so rules about time hold on any date). */
+export async function startFakeStripe(options: { now?: () => Date } = {}) {
+  const stripeNow = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
   const calls: FakeStripeCall[] = [];
   const customers = new Map<string, { id: string; object: 'customer'; email: string | null; metadata: Record<string, string> }>();
   const sessions = new Map<string, FakeCheckoutSession>();
@@ -104,6 +114,11 @@ export async function startFakeStripe() {
         return send(s);
       }
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        const trialEnd = params['subscription_data[trial_end]'] ? Number(params['subscription_data[trial_end]']) : null;
+        if (trialEnd !== null && !(trialEnd >= stripeNow() + CHECKOUT_TRIAL_MIN_SECONDS)) {
+          const message = 'The `subscription_data[trial_end]` date has to be at least 2 days in the future.';
+          return send({ error: { type: 'invalid_request_error', param: 'subscription_data[trial_end]', message } }, 400);
+        }
         const s: FakeCheckoutSession = {
           id: id('cs_test'),
           object: 'checkout.session',
@@ -114,6 +129,7 @@ export async function startFakeStripe() {
           cancel_url: params.cancel_url ?? '',
           url: `https://checkout.stripe.test/pay/${seq}`,
           status: 'open',
+          trial_end: trialEnd,
         };
         sessions.set(s.id, s);
         return send(s);
@@ -163,17 +179,21 @@ export async function startFakeStripe() {
     failNext(path: string, status: number, body: unknown) {
       failures.push({ path, status, body });
     },
-    /** The subscription a completed checkout makes, its period starting at `now`. */
+    /**
+     * The subscription a completed checkout makes, its period starting at `now`; a checkout that kept
+     * a trial makes it trialing, its first period the trial, charged at its end.
+     */
     subscribe(session: FakeCheckoutSession, now: Date, interval: 'month' | 'year' = 'month'): FakeSubscription {
       const start = Math.floor(now.getTime() / 1000);
-      const end = start + (interval === 'month' ? 30 : 365) * 86400;
+      const end = session.trial_end ?? start + (interval === 'month' ? 30 : 365) * 86400;
       const sub: FakeSubscription = {
         id: id('sub'),
         object: 'subscription',
-        status: 'active',
+        status: session.trial_end ? 'trialing' : 'active',
         customer: session.customer,
         cancel_at_period_end: false,
         canceled_at: null,
+        trial_end: session.trial_end ?? null,
         metadata: session.metadata,
         items: { object: 'list', data: [{ id: id('si'), price: { id: session.price, object: 'price', recurring: { interval } }, current_period_start: start, current_period_end: end }] },
       };

@@ -12,6 +12,8 @@ const present = (s: LocalCheckoutSession) => ({
   priceCents: PLANS[s.plan].priceCents,
   interval: PLANS[s.plan].interval,
   status: s.status,
+  /** The free trial the subscription keeps: nothing is charged before it ends. */
+  trialEnd: s.trialEnd?.toISOString() ?? null,
 });
 
 /**

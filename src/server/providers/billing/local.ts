@@ -13,6 +13,8 @@ export interface LocalCheckoutSession {
   successUrl: string;
   cancelUrl: string;
   status: 'open' | 'complete' | 'expired';
+  /** The free trial the subscription keeps: the first charge falls at its end. */
+  trialEnd: Date | null;
 }
 
 /** A billing-portal visit: the id in the address is the capability, as on the provider's portal. */
@@ -56,11 +58,21 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
   const subscriptions = new Map<string, ProviderSubscription>();
   const portalSessions = new Map<string, LocalPortalSession>();
 
-  const periodEnd = (plan: 'monthly' | 'yearly') => {
-    const end = new Date(clock.now());
+  const periodEnd = (plan: 'monthly' | 'yearly', from = clock.now()) => {
+    const end = new Date(from);
     if (plan === 'yearly') end.setUTCFullYear(end.getUTCFullYear() + 1);
     else end.setUTCMonth(end.getUTCMonth() + 1);
     return end;
+  };
+
+  // As the provider does at a trial's end: the first charge, and the first paid period begins.
+  const endTrials = () => {
+    const now = clock.now();
+    for (const s of subscriptions.values()) {
+      if (s.status !== 'trialing' || !s.currentPeriodEnd || s.currentPeriodEnd > now) continue;
+      s.status = s.cancelAtPeriodEnd ? 'canceled' : 'active';
+      if (!s.cancelAtPeriodEnd) s.currentPeriodEnd = periodEnd(s.interval === 'year' ? 'yearly' : 'monthly', s.currentPeriodEnd);
+    }
   };
 
   const openSession = (sessionId: string) => {
@@ -84,10 +96,10 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
       return c ? { id: c.id, email: c.email, userId: c.userId } : null;
     },
 
-    async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl }) {
+    async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl, trialEnd }) {
       const plan = priceId === LOCAL_PRICES.yearly ? 'yearly' : priceId === LOCAL_PRICES.monthly ? 'monthly' : undefined;
       if (!plan) throw new BillingProviderError(`No such price: ${priceId}`, 'pricing', 400);
-      const session: LocalCheckoutSession = { id: id('cs'), customerId, priceId, plan, successUrl, cancelUrl, status: 'open' };
+      const session: LocalCheckoutSession = { id: id('cs'), customerId, priceId, plan, successUrl, cancelUrl, status: 'open', trialEnd: trialEnd ?? null };
       sessions.set(session.id, session);
       return { id: session.id, url: `${publicUrl}/dev/checkout?session=${encodeURIComponent(session.id)}` };
     },
@@ -108,6 +120,7 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
     },
 
     async listSubscriptions(customerId) {
+      endTrials();
       return [...subscriptions.values()].filter((s) => s.customerId === customerId).map((s) => ({ ...s }));
     },
 
@@ -124,11 +137,13 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
 
     pay(sessionId) {
       const session = openSession(sessionId);
-      const end = periodEnd(session.plan);
+      // A trial kept at checkout runs first: nothing is charged until it ends.
+      const trialing = !!session.trialEnd && session.trialEnd > clock.now();
+      const end = trialing ? session.trialEnd! : periodEnd(session.plan);
       const subscription: ProviderSubscription = {
         id: id('sub'),
         customerId: session.customerId,
-        status: 'active',
+        status: trialing ? 'trialing' : 'active',
         priceId: session.priceId,
         interval: session.plan === 'yearly' ? 'year' : 'month',
         currentPeriodEnd: end,
@@ -152,6 +167,7 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
     },
 
     portalSubscription(customerId) {
+      endTrials();
       const live = ['active', 'trialing', 'past_due'];
       const own = [...subscriptions.values()].filter((s) => s.customerId === customerId);
       const pick = own.find((s) => live.includes(s.status)) ?? own.at(-1);

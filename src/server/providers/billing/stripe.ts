@@ -82,7 +82,7 @@ export function createStripeBilling(settings: StripeSettings, clock: Clock): Bil
       }
     },
 
-    async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl, userId }) {
+    async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl, userId, trialEnd }) {
       const session = await call<{ id: string; url?: string | null }>('POST', '/v1/checkout/sessions', {
         mode: 'subscription',
         customer: customerId,
@@ -93,6 +93,7 @@ export function createStripeBilling(settings: StripeSettings, clock: Clock): Bil
         cancel_url: cancelUrl,
         'metadata[user_id]': userId,
         'subscription_data[metadata][user_id]': userId,
+        'subscription_data[trial_end]': trialEnd ? Math.floor(trialEnd.getTime() / 1000) : undefined,
       });
       if (!session.url) throw new BillingProviderError('Stripe returned a checkout session without a URL');
       return { id: session.id, url: session.url };

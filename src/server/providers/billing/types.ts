@@ -44,6 +44,8 @@ export interface BillingProvider {
     successUrl: string;
     cancelUrl: string;
     userId: string;
+    /** The free trial still running: the first charge falls at its end, not at checkout. */
+    trialEnd?: Date;
   }): Promise<{ id: string; url: string }>;
   getCheckoutSession(sessionId: string): Promise<ProviderCheckoutSession | null>;
   /** Expires the customer's checkout sessions that are still open, so an older tab cannot pay too. */

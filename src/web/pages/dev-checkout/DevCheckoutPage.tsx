@@ -1,9 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { messages } from '../../../shared/messages';
 import { formatUsd } from '../../../shared/plans';
 import { apiRequest } from '../../api/client';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { chargeDay } from '../subscribe/FirstCharge';
 
 interface DevSession {
   id: string;
@@ -12,6 +14,8 @@ interface DevSession {
   priceCents: number;
   interval: 'month' | 'year';
   status: 'open' | 'complete' | 'expired';
+  /** A free trial the subscription keeps: nothing is charged before it ends. */
+  trialEnd: string | null;
 }
 
 /** Where the browser goes next; a seam so tests can watch it. */
@@ -66,6 +70,7 @@ export function DevCheckoutPage() {
                 {formatUsd(session.data.priceCents)}
                 <span className="text-base font-normal text-stone-500">/{session.data.interval}</span>
               </p>
+              {session.data.trialEnd && <p className="mt-1 text-sm text-stone-600">{messages.billing.firstChargeOn(chargeDay(new Date(session.data.trialEnd)))}</p>}
             </div>
             {act.isError && (
               <p role="alert" className="text-sm text-red-700">

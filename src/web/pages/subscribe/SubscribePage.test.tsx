@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { apiError, fakeSession, installFakeApi, reply } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
@@ -92,6 +92,44 @@ describe('/subscribe', () => {
     const yearly = screen.getByRole('article', { name: 'Yearly' });
     expect(within(yearly).getByRole('button', { name: messages.billingManagement.currentPlan })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Choose Monthly' })).toBeEnabled();
+  });
+
+  describe('during the free trial', () => {
+    const zone = process.env.TZ;
+    beforeEach(() => {
+      // The day is read where the reader is: pin the zone and the clock (Date only; timers stay real).
+      process.env.TZ = 'America/New_York';
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-11-25T15:00:00Z'));
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    });
+    const trial = (trialEnd: string) => (api: ReturnType<typeof installFakeApi>) =>
+      api.on('GET /api/subscription', reply(200, { subscribed: false, subscription_tier: null, subscription_end: null, is_trial: true, trial_end: trialEnd }));
+
+    it('names the day of the first charge: the trial’s end, its remaining days kept', async () => {
+      // 2026-12-06T02:30Z is still Dec 5 in New York.
+      renderSubscribe(trial('2026-12-06T02:30:00.000Z'));
+      expect(await screen.findByText('First charge on Dec 5')).toBeInTheDocument();
+      expect(screen.getByText(messages.billing.trialKept, { exact: false })).toBeInTheDocument();
+    });
+
+    it('says the first charge is today when the trial ends within two days', async () => {
+      renderSubscribe(trial('2026-11-27T12:00:00.000Z'));
+      expect(await screen.findByText(messages.billing.firstChargeToday)).toBeInTheDocument();
+      expect(screen.queryByText(/First charge on/)).not.toBeInTheDocument();
+    });
+  });
+
+  it('says nothing of a first charge to a user whose trial has ended', async () => {
+    renderSubscribe((api) =>
+      api.on('GET /api/subscription', reply(200, { subscribed: false, subscription_tier: null, subscription_end: null, is_trial: true, trial_end: '2020-01-01T00:00:00.000Z' })),
+    );
+    expect(await screen.findByRole('button', { name: 'Choose Monthly' })).toBeInTheDocument();
+    expect(screen.queryByText(/First charge/)).not.toBeInTheDocument();
   });
 
   it('says when the billing portal cannot be opened', async () => {

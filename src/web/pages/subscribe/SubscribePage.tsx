@@ -5,6 +5,7 @@ import { Wordmark } from '../../components/ui/Wordmark';
 import type { PlanId } from '../../../shared/plans';
 import { PlanOptions } from '../../features/billing';
 import { useSubscription } from '../../features/journal';
+import { FirstCharge } from './FirstCharge';
 
 /** /subscribe (signed in): the two plans; choosing one goes to checkout. Subscribers are sent to Manage Billing. */
 export function SubscribePage() {
@@ -27,6 +28,7 @@ export function SubscribePage() {
         <div className="text-center">
           <h1 className="font-serif text-3xl font-semibold text-ink sm:text-4xl">{messages.billing.subscribeTitle}</h1>
           <p className="mx-auto mt-3 max-w-xl text-stone-600">{messages.billing.subscribeLead}</p>
+          {subscription.data && <FirstCharge subscription={subscription.data} />}
         </div>
         <div className="mt-10">
           <PlanOptions subscribed={subscribed} currentPlan={currentPlan} />
