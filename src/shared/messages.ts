@@ -125,6 +125,8 @@ export const messages = {
     formContentTooLong: 'Content too long. Maximum 10000 characters allowed',
     invalidFileType: 'Invalid file type. Allowed types: jpeg, jpg, png, gif, webp',
     fileTooLarge: 'File size too large. Maximum size: 10MB',
+    tooManyPixels: 'Image too large: photos can be at most 50 megapixels (for example 8,000 × 6,000 pixels)',
+    photoStorageFull: 'Photos cannot be stored right now, so nothing was saved. Please try again later.',
     tooManyPhotos: 'Maximum 10 photos allowed',
     noPhotos: 'Choose at least one photo to upload',
     accessRequired: 'Your free trial has ended. Subscribe to keep writing and reading your journal; you can still export it.',
@@ -175,6 +177,8 @@ export const messages = {
     deleting: 'Deleting...',
     showMore: 'Show more',
     showLess: 'Show less',
+    /** Beside an entry written on a later day than its own (a YESTERDAY: text), before when it was written. */
+    addedLater: 'Added later',
 
     trialActive: 'Free Trial Active',
     trialExpired: 'Trial Expired',
@@ -435,6 +439,28 @@ export const messages = {
     noEntries: 'This file holds no entries to import.',
     tooLarge: 'This file is too large to import: a ZIP may be up to 100 MB, a JSON or text file up to 20 MB.',
     rateLimited: 'Too many imports. Please wait a few minutes and try again.',
+    /** An encrypted jrnl journal (jrnl 1.x, 2 or 3): jrnl decrypts it, then it imports. */
+    encrypted: 'This jrnl journal is encrypted, so it cannot be read here. Decrypt it first with jrnl --decrypt, then import the decrypted journal. Nothing was imported.',
+    alreadyRunning: 'An import is already under way. Wait for it to finish, then import the next file.',
+    notFound: 'No such import.',
+    queued: 'Waiting to start...',
+    progress: (done: number, total: number) => `Importing entries: ${done} of ${total}`,
+    stalled: 'The import stopped several times before it could finish. What was imported stays in your journal; try the file again to bring in the rest.',
+    done: (imported: number, total: number) => `Imported ${imported} of ${total} ${total === 1 ? 'entry' : 'entries'}`,
+    photosImported: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} added`,
+    /** The summary's lines, one per reason (shared/import.ts). */
+    reasons: {
+      already_imported: (n: number) => `${n} ${n === 1 ? 'entry was' : 'entries were'} already in your journal`,
+      repeated: (n: number) => `${n} ${n === 1 ? 'entry appears' : 'entries appear'} twice in the file`,
+      empty: (n: number) => `${n} ${n === 1 ? 'entry has' : 'entries have'} no text and no photos`,
+      photo_missing: (n: number) => `${n} ${n === 1 ? 'photo named in the file is' : 'photos named in the file are'} missing from the ZIP`,
+      photo_not_in_file: (n: number) => `${n} ${n === 1 ? 'photo is' : 'photos are'} only in the ZIP export: import the ZIP to bring ${n === 1 ? 'it' : 'them'} in`,
+      photo_unsupported: (n: number) => `${n} ${n === 1 ? 'photo is' : 'photos are'} not a JPEG, PNG, GIF or WebP image (HEIC photos cannot be kept)`,
+      photo_over_limit: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} did not fit: an entry holds 10 photos (10 MB)`,
+      video: (n: number) => `${n} ${n === 1 ? 'video was' : 'videos were'} left out: the journal keeps photos only`,
+      audio: (n: number) => `${n} audio ${n === 1 ? 'recording was' : 'recordings were'} left out: the journal keeps photos only`,
+      pdf: (n: number) => `${n} PDF ${n === 1 ? 'attachment was' : 'attachments were'} left out: the journal keeps photos only`,
+    },
     /** The title of each piece of an entry longer than the entry limit, split so nothing is lost. */
     partTitle: (title: string | null, part: number, parts: number) => (title ? `${title} (${part}/${parts})` : `Part ${part} of ${parts}`),
   },

@@ -5,7 +5,7 @@ import { cn } from '../../components/ui/cn';
 import { collapseText } from './collapse';
 import { journalCopy } from './copy';
 import { entryTextParts } from './entry-links';
-import { formatEntryDay, formatEntryTime } from './dates';
+import { formatEntryDay, formatShortDay, localMoment } from './dates';
 import { DeleteEntryDialog, PhotoLightbox } from './dialogs';
 import { EntryEditor } from './EntryEditor';
 import { photoAlt } from './photo-rules';
@@ -22,8 +22,9 @@ export function EntryCard({ entry }: { entry: JournalEntry }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const day = formatEntryDay(entry.entry_date);
-  const timeZone = useLoadedProfile()?.timezone;
-  const time = formatEntryTime(entry.created_at, timeZone);
+  const added = localMoment(new Date(entry.created_at), useLoadedProfile()?.timezone);
+  // Written on a later day (a YESTERDAY: text, an entry for a past day): say when, not just a time.
+  const addedLater = added !== null && added.date > entry.entry_date;
 
   const stopEditing = () => {
     setEditing(false);
@@ -40,7 +41,17 @@ export function EntryCard({ entry }: { entry: JournalEntry }) {
             <time dateTime={entry.entry_date}>{day}</time>
           </h2>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-stone-500">
-            {time && <time dateTime={entry.created_at}>{time}</time>}
+            {added &&
+              (addedLater ? (
+                <span>
+                  {journalCopy.addedLater} ·{' '}
+                  <time dateTime={entry.created_at}>
+                    {formatShortDay(added.date, entry.entry_date)}, {added.time}
+                  </time>
+                </span>
+              ) : (
+                <time dateTime={entry.created_at}>{added.time}</time>
+              ))}
             <SourceBadge source={entry.source} />
           </p>
         </div>

@@ -90,6 +90,16 @@ describe('journal states', () => {
     expect(statsRow).toHaveTextContent('12,345');
   });
 
+  it('keeps the server’s order by entry date: a text added to yesterday shows under today, on its own day', async () => {
+    const today = buildEntry({ content: 'Today', entry_date: '2026-03-04', created_at: '2026-03-04T14:00:00.000Z' });
+    const yesterday = buildEntry({ content: 'Yesterday, added this evening', entry_date: '2026-03-03', created_at: '2026-03-04T23:00:00.000Z' });
+    api.on('GET /api/entries', json(200, page([today, yesterday])));
+    renderJournal(<JournalWorkspace />);
+    const cards = await screen.findAllByRole('article');
+    expect(cards.map((c) => within(c).getByRole('heading', { level: 2 }).textContent)).toEqual(['Wednesday, March 4, 2026', 'Tuesday, March 3, 2026']);
+    expect(cards[1]).toHaveTextContent(journalCopy.addedLater);
+  });
+
   it('holds the statistics row’s place while the figures load, so the list below does not jump', async () => {
     api.on('GET /api/entries', json(200, page([buildEntry({ content: 'Newest' })])));
     api.on('GET /api/stats', pending);

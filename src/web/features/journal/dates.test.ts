@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatEntryDay, formatEntryTime, yearIn } from './dates';
+import { formatEntryDay, formatShortDay, localMoment, yearIn } from './dates';
+
+const formatEntryTime = (iso: string, zone?: string) => localMoment(new Date(iso), zone)?.time ?? '';
 import { formatCount } from './numbers';
 
 const SEED = 20261124;
@@ -43,6 +45,19 @@ describe('journal dates', () => {
     expect(formatEntryTime(instant, 'Mars/Olympus_Mons')).toBe(new Date(instant).toLocaleTimeString('en-US', options));
     expect(formatEntryTime(instant)).toBe(new Date(instant).toLocaleTimeString('en-US', options));
     expect(formatEntryTime('garbage', 'America/New_York')).toBe('');
+  });
+
+  it('reads an instant as the day and time it was in the journal’s zone', () => {
+    const lateEvening = new Date('2026-03-05T04:30:00Z');
+    expect(localMoment(lateEvening, 'America/Chicago')).toEqual({ date: '2026-03-04', time: '10:30 PM' });
+    expect(localMoment(lateEvening, 'Asia/Tokyo')).toEqual({ date: '2026-03-05', time: '1:30 PM' });
+    expect(localMoment(new Date('2026-01-01T00:00:00Z'), 'UTC')).toEqual({ date: '2026-01-01', time: '12:00 AM' });
+    expect(localMoment(new Date('nope'), 'UTC')).toBeNull();
+  });
+
+  it('writes a short day, with its year only when it is another year', () => {
+    expect(formatShortDay('2026-03-04', '2026-03-03')).toBe('Mar 4');
+    expect(formatShortDay('2027-01-02', '2026-12-31')).toBe('Jan 2, 2027');
   });
 
   it('counts the year where the journal’s days are, across New Year', () => {

@@ -21,22 +21,23 @@ export function formatEntryDay(entryDate: string): string {
 
 /** The browser's own zone. */
 const LOCAL = '';
-/** Formatters by zone and purpose: a reader meets one or two zones, so this stays tiny. */
+/** One formatter per zone: a reader meets one or two zones, so this stays tiny. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * A kept en-US formatter in `timeZone` (the browser's own when not given, or when this browser does
- * not know the zone: its own time rather than none).
+ * The kept en-US formatter for `timeZone` (the browser's own when not given, or when this browser
+ * does not know the zone: its own time rather than none). One formatter gives the date, the year
+ * and the time of day, so a phone builds a single one.
  */
-function formatterIn(kind: 'time' | 'year', timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = `${kind} ${timeZone ?? LOCAL}`;
+function formatterIn(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? LOCAL;
   let formatter = formatters.get(key);
   if (!formatter) {
-    const options: Intl.DateTimeFormatOptions = kind === 'time' ? { hour: 'numeric', minute: '2-digit', hour12: true } : { year: 'numeric' };
+    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true };
     try {
       formatter = new Intl.DateTimeFormat('en-US', timeZone ? { ...options, timeZone } : options);
     } catch {
-      formatter = formatterIn(kind, undefined);
+      formatter = formatterIn(undefined);
     }
     formatters.set(key, formatter);
   }
@@ -44,18 +45,35 @@ function formatterIn(kind: 'time' | 'year', timeZone: string | undefined): Intl.
 }
 
 /**
- * An instant as a time of day: '8:05 PM'. In the profile's timezone when given (the zone entry dates
- * and exports use), so a card never says another day's evening; else in the browser's.
+ * An instant as the journal reads it: its calendar day and time of day in the profile's zone (the zone
+ * entry dates and exports use, so a card never says another day's evening), else in the browser's.
  */
-export function formatEntryTime(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return formatterIn('time', timeZone).format(date);
+export interface LocalMoment {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** '8:05 PM'. */
+  time: string;
+}
+
+export function localMoment(instant: Date, timeZone: string | undefined): LocalMoment | null {
+  if (Number.isNaN(instant.getTime())) return null;
+  const parts = formatterIn(timeZone).formatToParts(instant);
+  const value = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? '';
+  const pad = (n: string) => n.padStart(2, '0');
+  return { date: `${value('year')}-${pad(value('month'))}-${pad(value('day'))}`, time: `${value('hour')}:${value('minute')} ${value('dayPeriod')}` };
+}
+
+/** '2026-03-04' → 'Mar 4', with the year when it is not `sameYearAs`'s. */
+export function formatShortDay(date: string, sameYearAs: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  if (!y || !m || !d) return date;
+  const day = `${MONTHS[m - 1]!.slice(0, 3)} ${d}`;
+  return date.slice(0, 4) === sameYearAs.slice(0, 4) ? day : `${day}, ${y}`;
 }
 
 /** The current year in `timeZone` (the journal's days are counted there), else in the browser's. */
 export function yearIn(timeZone: string | undefined, now = new Date()): number {
-  return Number(formatterIn('year', timeZone).format(now));
+  return Number(localMoment(now, timeZone)?.date.slice(0, 4));
 }
 
 /** Today as YYYY-MM-DD in the reader's timezone, for date inputs. */
