@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { messages } from '../../shared/messages';
-import { WebhookSignatureError } from '../providers/billing/types';
+import { WebhookEventError, WebhookSignatureError } from '../providers/billing/types';
 import { handleWebhookEvent } from './service';
 
 /**
  * POST /webhooks/stripe: the signature covers the exact bytes sent, so inside this plugin JSON
- * bodies stay raw strings. 400 when the signature does not hold; 200 for handled, repeated and
- * ignored events; a failure to re-read the subscription answers 500 so the provider retries.
+ * bodies stay raw strings. 400 when the signature does not hold, or when a signed event's ids are
+ * not ids (logged: a retry could not help); 200 for handled, repeated and ignored events; a failure
+ * to re-read the subscription answers 500 so the provider retries.
  */
 export async function stripeWebhookRoutes(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser('application/json');
@@ -19,6 +20,10 @@ export async function stripeWebhookRoutes(app: FastifyInstance): Promise<void> {
     try {
       event = app.ctx.billing.verifyWebhook(raw, Array.isArray(header) ? header[0] : header);
     } catch (error) {
+      if (error instanceof WebhookEventError) {
+        request.log.warn({ reason: error.message }, 'billing webhook refused: signed, but not a usable event');
+        return reply.status(400).send({ error: { code: 'INVALID_EVENT', message: error.message } });
+      }
       if (!(error instanceof WebhookSignatureError)) throw error;
       request.log.warn({ reason: error.message }, 'billing webhook refused');
       return reply.status(400).send({ error: { code: 'INVALID_SIGNATURE', message: messages.billing.invalidSignature } });

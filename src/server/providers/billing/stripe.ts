@@ -157,6 +157,7 @@ interface StripeSubscription {
   customer?: unknown;
   status?: string;
   cancel_at_period_end?: boolean;
+  cancel_at?: number | null;
   canceled_at?: number | null;
   current_period_end?: number;
   items?: { data?: Array<{ current_period_end?: number; price?: { id?: string; recurring?: { interval?: string } | null } }> };
@@ -167,14 +168,18 @@ export function normalizeSubscription(s: StripeSubscription, fallbackCustomerId:
   const interval = item?.price?.recurring?.interval;
   // API 2025-03-31 moved the period to the items; older payloads still carry it on the subscription.
   const periodEnd = item?.current_period_end ?? s.current_period_end;
+  // Newer billing portals end a subscription by cancel_at (the period's end) with
+  // cancel_at_period_end false: it is cancelling all the same, and ends at cancel_at if earlier.
+  const cancelAt = typeof s.cancel_at === 'number' ? s.cancel_at : null;
+  const end = cancelAt !== null && (typeof periodEnd !== 'number' || cancelAt < periodEnd) ? cancelAt : periodEnd;
   return {
     id: s.id,
     customerId: idOf(s.customer) ?? fallbackCustomerId,
     status: s.status ?? 'incomplete',
     priceId: item?.price?.id ?? null,
     interval: interval === 'month' || interval === 'year' ? interval : null,
-    currentPeriodEnd: typeof periodEnd === 'number' ? new Date(periodEnd * 1000) : null,
-    cancelAtPeriodEnd: s.cancel_at_period_end === true,
+    currentPeriodEnd: typeof end === 'number' ? new Date(end * 1000) : null,
+    cancelAtPeriodEnd: s.cancel_at_period_end === true || cancelAt !== null,
     canceledAt: typeof s.canceled_at === 'number' ? new Date(s.canceled_at * 1000) : null,
   };
 }

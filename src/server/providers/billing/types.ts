@@ -7,8 +7,9 @@ export interface ProviderSubscription {
   status: string;
   priceId: string | null;
   interval: 'month' | 'year' | null;
-  /** End of the current billing period (from the subscription items). */
+  /** End of the current billing period (from the subscription items), or the cancel_at before it. */
   currentPeriodEnd: Date | null;
+  /** Ending at currentPeriodEnd rather than renewing (cancel_at_period_end, or a cancel_at). */
   cancelAtPeriodEnd: boolean;
   /** When the provider says it was cancelled, if it does. */
   canceledAt: Date | null;
@@ -75,5 +76,13 @@ export class WebhookSignatureError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'WebhookSignatureError';
+  }
+}
+
+/** A correctly signed event that cannot be one of the provider's: refused for good, not retried. */
+export class WebhookEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookEventError';
   }
 }
