@@ -11,10 +11,14 @@ import {
   splitTags,
 } from './journal-rules';
 import { messages } from './messages';
+import { isCalendarDay } from './validation';
 
 export * from './journal-rules';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD');
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD')
+  .refine(isCalendarDay, { error: (issue) => `There is no day ${String(issue.input)}: dates must be real days, written YYYY-MM-DD` });
 const tagsInput = z.union([z.string(), z.array(z.string())]);
 
 /** POST /api/entries (JSON, or multipart fields beside the photos). */

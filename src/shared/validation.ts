@@ -42,3 +42,18 @@ export function checkSignUpPassword(password: string): PasswordChecks {
 export function isStrongSignUpPassword(password: string): boolean {
   return Object.values(checkSignUpPassword(password)).every(Boolean);
 }
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * True for a day that exists, written YYYY-MM-DD (years 0001 to 9999): 2026-02-30, 2026-13-01,
+ * 2026-00-10 and 0000-00-00 are not days. The one rule for every date a request or file carries.
+ */
+export function isCalendarDay(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
+}

@@ -38,7 +38,5 @@ export function addDays(day: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** True for a real calendar day (2026-02-30 is not). */
-export function isCalendarDay(day: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(day) && addDays(day, 0) === day;
-}
+/** True for a real calendar day (2026-02-30 is not); the shared rule, so a month 13 is refused, not thrown on. */
+export { isCalendarDay } from '../../shared/validation';
