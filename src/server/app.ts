@@ -13,7 +13,7 @@ import { resolveMasterKey, type Config } from './config';
 import type { AppContext } from './context';
 import { createTextCipher, SYSTEM_SUBJECT } from './crypto/encryption';
 import { deriveKey } from './crypto/tokens';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database';
+import { migrateToLatest, openDatabase, optimizeQueryPlanner, type DatabaseHandle } from './db/database';
 import { devCheckoutRoutes } from './dev/checkout-routes';
 import { devMailRoutes } from './dev/mail-routes';
 import { devPhoneRoutes } from './dev/phone-routes';
@@ -21,9 +21,7 @@ import { createLocalEventBus } from './events';
 import { createPgEventBus } from './events/pg-bus';
 import { registerErrorHandler } from './http/error-handler';
 import { registerNoStoreForApi } from './http/no-store';
-import { registerTurnEndWrites } from './http/turn-end-writes';
 import { importRoutes } from './import/routes';
-import { inboundSpoolOf } from './inbound-spool/spool';
 import { registerJobs } from './jobs/index';
 import { JournalCache } from './journal/cache';
 import { checkMasterKeys } from './keys/key-guard';
@@ -41,7 +39,6 @@ import { createTwilioSms } from './providers/sms/twilio';
 import { createPhotoStorage } from './providers/storage/index';
 import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
-import { startInboundSpool } from './sms/inbound';
 import { smsWebhookRoutes } from './sms/routes';
 import { vaultRoutes } from './vault/routes';
 import { webRoutes } from './web';
@@ -68,6 +65,7 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? openDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
+  await optimizeQueryPlanner(database);
   const masterKey = resolveMasterKey(config);
   // Keys that do not fit a key rotation under way (or finished) stop the start (keys/key-guard.ts).
   await checkMasterKeys(database.db, masterKey, config.previousMasterKey).catch(async (error: unknown) => {
@@ -97,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     simulators: { sms: smsSimulator, mail: mailSimulator },
     keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links'), storedHashes: storedHashKey.key },
     outbox: { kick: () => {} },
+    inbound: { kick: () => {} },
   };
 
   // Stored message bodies are sealed with the system key: derive it now, off the event loop.
@@ -116,11 +115,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await database.close();
   });
-  if (database.file) {
-    // The webhook's record on a SQLite file; closed (its texts moved) before the database.
-    await startInboundSpool(ctx, database.file, app.log);
-    app.addHook('onClose', () => inboundSpoolOf(ctx)!.close());
-  }
   if (database.kind === 'postgres') {
     // Realtime across instances: LISTEN/NOTIFY on the same database (closed before the pool).
     const bus = await createPgEventBus({ connectionString: config.databaseUrl, db: database.db, log: app.log.child({ component: 'events' }) });
@@ -134,7 +128,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerNoStoreForApi(app);
   registerMetrics(app);
-  registerTurnEndWrites(app);
 
   app.get('/healthz', async () => {
     await ctx.db.selectFrom('users').select('id').limit(1).execute();

@@ -45,4 +45,6 @@ export interface AppContext {
   metrics: AppMetrics;
   /** Wakes the outbound sender so a queued text goes out now rather than at the next tick. */
   outbox: { kick(): void };
+  /** Wakes the inbound job so a recorded text is processed now rather than at the next tick. */
+  inbound: { kick(): void };
 }

@@ -16,7 +16,9 @@ describe('time-ordered ids', () => {
     const times = [0, 1, 2, 1000, 86_400_000, 10 * 365 * 86_400_000].map((ms) => new Date(at.getTime() + ms));
     const ids = times.map((time) => newTimeOrderedId(time));
     expect([...ids].sort()).toEqual(ids);
-    const sameInstant = new Set(Array.from({ length: 1000 }, () => newTimeOrderedId(at)));
-    expect(sameInstant.size).toBe(1000);
+    const later = new Date(at.getTime() + 20 * 365 * 86_400_000);
+    const sameInstant = Array.from({ length: 5000 }, () => newTimeOrderedId(later));
+    expect(new Set(sameInstant).size).toBe(5000);
+    expect([...sameInstant].sort()).toEqual(sameInstant);
   });
 });

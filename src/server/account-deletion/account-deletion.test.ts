@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { startFakeStripe, stripeWebhook, type FakeStripe } from '../billing/test-support';
 import { createEntry, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
-import { inboundProcessingSettled } from '../sms/inbound';
+import { inboundProcessingSettled } from '../sms/inbound-job';
 import { buildSmsTestApp } from '../sms/test-support';
 import type { TestApp } from '../test/app';
 import { apiClient, bearer, buildUser, signIn, signInSession, type ApiClient } from '../test/factories';

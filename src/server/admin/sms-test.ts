@@ -15,7 +15,7 @@ import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
 import { newId } from '../ids';
 import { recordInboundText } from '../sms/inbound';
-import { processInboundMessage } from '../sms/process-inbound';
+import { processInboundMessage } from '../sms/inbound-job';
 import { findMessage, findProfileByPhone, updateMessage } from '../sms/repo';
 
 export interface SmsTestInput {

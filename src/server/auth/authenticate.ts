@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages';
 import type { Db } from '../db/database';
 import type { User } from '../db/tables';
-import { preparedQuery } from '../db/prepared';
 import { unauthorized } from '../errors';
 import { type AccessClaims, verifyAccessToken } from './access-token';
 
@@ -33,14 +32,13 @@ export const liveRefreshToken = (db: Db, sessionFamily: string, userId: string) 
     .where('refresh_tokens.user_id', '=', userId)
     .where('refresh_tokens.revoked_at', 'is', null);
 
-// Nearly every request asks this (db/prepared.ts).
-const liveSessionUser = preparedQuery<{ userId: string; family: string }, Pick<User, 'id' | 'email' | 'is_admin'>>((db, param) =>
+const liveSessionUser = (db: Db, userId: string, family: string): Promise<Pick<User, 'id' | 'email' | 'is_admin'> | undefined> =>
   db
     .selectFrom('users')
     .select(['id', 'email', 'is_admin'])
-    .where('id', '=', param('userId'))
-    .where((eb) => eb.exists(liveRefreshToken(db, param('family'), param('userId')))),
-);
+    .where('id', '=', userId)
+    .where((eb) => eb.exists(liveRefreshToken(db, family, userId)))
+    .executeTakeFirst();
 
 /**
  * preHandler that requires a valid bearer token for an existing user and sets `request.user`.
@@ -48,7 +46,7 @@ const liveSessionUser = preparedQuery<{ userId: string; family: string }, Pick<U
  */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const claims = await bearerClaims(request);
-  const [user] = await liveSessionUser(request.server.ctx.db, { userId: claims.userId, family: claims.sessionFamily });
+  const user = await liveSessionUser(request.server.ctx.db, claims.userId, claims.sessionFamily);
   signedIn(request, user, claims.sessionFamily);
 }
 

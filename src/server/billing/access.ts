@@ -1,5 +1,4 @@
 import type { AppContext } from '../context';
-import { preparedQuery } from '../db/prepared';
 import type { Subscriber } from '../db/tables';
 import { lazySync } from './sync';
 
@@ -15,10 +14,7 @@ export interface AccessStatus {
   hasAccess: boolean;
 }
 
-// Asked on every journal request (db/prepared.ts).
-const subscriberOf = preparedQuery<{ userId: string }, Subscriber>((db, param) => db.selectFrom('subscribers').selectAll().where('user_id', '=', param('userId')));
-
-const readRow = async (ctx: AppContext, userId: string): Promise<Subscriber | undefined> => (await subscriberOf(ctx.db, { userId }))[0];
+const readRow = (ctx: AppContext, userId: string): Promise<Subscriber | undefined> => ctx.db.selectFrom('subscribers').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
 /** The columns access depends on: what a query that reads them beside others must select. */
 export const ACCESS_COLUMNS = ['user_id', 'is_trial', 'trial_end', 'subscribed', 'subscription_tier', 'subscription_end', 'cancelled_at', 'provider_customer_id'] as const;

@@ -19,14 +19,6 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   });
 }
 
-/**
- * Route options for an answer that needs neither of the plugin's hooks: one that encodes its own
- * body (kept pre-compressed, like the journal's pages) or is always tiny (TwiML), on a route whose
- * callers never send a compressed body. The plugin's three hooks cost such a route a few percent of
- * its time for nothing.
- */
-export const SKIP_COMPRESSION_HOOKS = { compress: false, decompress: false } as const;
-
 /** The best encoding of ours the client accepts ("br;q=0" refuses brotli), or undefined for none. */
 export function preferredEncoding(acceptEncoding: string | string[] | undefined): ContentEncoding | undefined {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : (acceptEncoding ?? '');

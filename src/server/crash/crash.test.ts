@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +7,6 @@ import { seededRandom as seeded } from '../demo/random';
 import { freePort, sleep, until } from '../test/processes';
 import { createEntrySchema } from '../../shared/journal';
 import { hashPassword } from '../auth/passwords';
-import { sqliteFileOf } from '../db/database';
-import { readSpoolFile, spoolFileOf } from '../inbound-spool/spool';
 import { createAccount } from '../auth/sign-up';
 import { createEntry } from '../journal/service';
 import {
@@ -40,10 +38,6 @@ const CONCURRENCY = 12;
 const RECOVERY_DEADLINE_MS = 15_000;
 const WEBHOOK = '/webhooks/twilio/sms';
 
-
-
-
-
 interface Text {
   sid: string;
   user: number;
@@ -63,8 +57,6 @@ interface TrialFigures {
   unacknowledged: number;
   leftUnprocessed: number;
   leftClaimed: number;
-  /** Acknowledged, in the killed server's spool and not yet in the database. */
-  leftInSpool: number;
   readyMs: number;
   recoveryMs: number;
 }
@@ -115,13 +107,6 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
     sids.length
       ? t.ctx.db.selectFrom('sms_messages').select(['provider_message_id', 'processed', 'claimed_at']).where('direction', '=', 'inbound').where('provider_message_id', 'in', sids).execute()
       : Promise.resolve([]);
-  /** The MessageSids in a server's spool file (inbound-spool/spool.ts), on SQLite. */
-  const spooledSids = (pid: number): Set<string> => {
-    const databaseFile = sqliteFileOf(t.shared.env.DATABASE_URL!);
-    const file = databaseFile && spoolFileOf(databaseFile, pid);
-    if (!file || !existsSync(file)) return new Set();
-    return new Set(readSpoolFile(file).map((row) => row.messageSid));
-  };
   const allProcessed = async (sids: string[]) => {
     const rows = await rowsOf(sids);
     return rows.length === sids.length && rows.every((r) => r.processed === 1);
@@ -210,13 +195,11 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
       unacked.push(...texts.slice(next)); // never sent before the kill: Twilio would deliver them later
       for (const sid of acked) acknowledged.add(sid);
 
-      // What the killed instance left behind: in the database, or in its spool on a SQLite file.
+      // What the killed instance left behind: every acknowledged text is in the database.
       const rows = await rowsOf(acked);
-      const spooled = spooledSids(victim.process.pid!);
       const inDatabase = new Set(rows.map((r) => r.provider_message_id));
-      expect(acked.filter((sid) => !inDatabase.has(sid) && !spooled.has(sid)), 'an acknowledged text is recorded').toEqual([]);
+      expect(acked.filter((sid) => !inDatabase.has(sid)), 'an acknowledged text is recorded').toEqual([]);
       const left = rows.filter((r) => r.processed === 0);
-      const leftInSpool = acked.filter((sid) => !inDatabase.has(sid)).length;
 
       // The restart: every acknowledged text processed within the deadline.
       let restartedAt = Date.now();
@@ -237,8 +220,7 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
         killedAgain: killAgainAfterMs !== null,
         acknowledged: acked.length,
         unacknowledged: unacked.length,
-        leftUnprocessed: left.length + leftInSpool,
-        leftInSpool,
+        leftUnprocessed: left.length,
         leftClaimed: left.filter((r) => r.claimed_at !== null).length,
         readyMs: restarted.readyMs,
         recoveryMs,
@@ -291,18 +273,18 @@ describe('a server killed with SIGKILL under a burst of texts', () => {
     }
     const milestonesSent = twilio.sent.filter((m) => m.body === tenDays).length;
 
-    const total = figures.reduce((sum, f) => ({ acked: sum.acked + f.acknowledged, left: sum.left + f.leftUnprocessed, claimed: sum.claimed + f.leftClaimed, spool: sum.spool + f.leftInSpool }), { acked: 0, left: 0, claimed: 0, spool: 0 });
+    const total = figures.reduce((sum, f) => ({ acked: sum.acked + f.acknowledged, left: sum.left + f.leftUnprocessed, claimed: sum.claimed + f.leftClaimed }), { acked: 0, left: 0, claimed: 0 });
     const recoveries = figures.map((f) => f.recoveryMs);
     console.log(
       [
         `crash test (${t.ctx.dbKind}, seed ${SEED}): ${TRIALS} trials, ${TRIALS + figures.filter((f) => f.killedAgain).length} SIGKILLs, ` +
           `${everyText.length} texts (${journalTexts.length} journal, the rest HELP), ${total.acked} acknowledged before a kill, ` +
-          `${total.left} of them left unprocessed by the killed server (${total.claimed} claimed mid-processing, ${total.spool} still in its spool); every journal text in exactly one entry, one reply a HELP; ` +
+          `${total.left} of them left unprocessed by the killed server (${total.claimed} claimed mid-processing); every journal text in exactly one entry, one reply a HELP; ` +
           `recovery after restart ${Math.min(...recoveries)}–${Math.max(...recoveries)} ms (deadline ${RECOVERY_DEADLINE_MS} ms); ` +
           `${MILESTONE_USERS} milestone texts queued once each (${milestonesSent} sent so far, none twice); ${Math.round((Date.now() - started) / 1000)} s in all`,
         ...figures.map(
           (f, n) =>
-            `  trial ${n + 1}${f.killedAgain ? ' (killed again while recovering)' : ''}: ${f.acknowledged} acknowledged, ${f.unacknowledged} redelivered, ${f.leftUnprocessed} left unprocessed (${f.leftClaimed} claimed, ${f.leftInSpool} in its spool), ready in ${f.readyMs} ms, all processed ${f.recoveryMs} ms after the restart`,
+            `  trial ${n + 1}${f.killedAgain ? ' (killed again while recovering)' : ''}: ${f.acknowledged} acknowledged, ${f.unacknowledged} redelivered, ${f.leftUnprocessed} left unprocessed (${f.leftClaimed} claimed), ready in ${f.readyMs} ms, all processed ${f.recoveryMs} ms after the restart`,
         ),
       ].join('\n'),
     );

@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, pbkdf2, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { randomSlice } from './random-blocks';
 
 const PREFIX = 'ENC:';
 const IV_BYTES = 12;
@@ -45,9 +44,9 @@ export interface TextCipher {
   keyIdOfBytes(sealed: Buffer): string;
 }
 
-/** A new random IV (12 bytes), a slice of a block drawn from the CSPRNG (random-blocks.ts). */
+/** A new random IV (12 bytes). */
 export function freshIv(): Buffer {
-  return randomSlice(IV_BYTES);
+  return randomBytes(IV_BYTES);
 }
 
 /** A master key's public name: the first 8 characters of HMAC-SHA256(key, "jotline key id"), base64url. */

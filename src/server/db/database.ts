@@ -1,11 +1,10 @@
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { makeOwnerOnly, makePrivateDir } from '../at-rest/private-files';
 import { migrations } from './migrations/index';
 import type { Database } from './tables';
-import { checkpointInBackground, type WalCheckpoints } from './wal-checkpoints';
 
 export type Db = Kysely<Database>;
 export type DbKind = 'sqlite' | 'postgres';
@@ -18,8 +17,6 @@ export interface DatabaseHandle {
   kind: DbKind;
   /** The SQLite file; none in memory or on PostgreSQL. */
   file?: string;
-  /** A SQLite file's checkpoint thread (wal-checkpoints.ts); none in memory or on PostgreSQL. */
-  checkpoints?: WalCheckpoints;
   close(): Promise<void>;
 }
 
@@ -67,21 +64,6 @@ function withStatementCache(sqlite: SQLite.Database, size = 256): SqliteDatabase
   };
 }
 
-/**
- * Runs a read on SQLite's one connection at once, synchronously, when no transaction is open on it
- * (undefined otherwise, or for a statement that is not a read: then go through Kysely). Nothing can
- * come between the check and the read, so it never sees another request's uncommitted writes; it
- * skips Kysely's queue for the connection, which cost more than the read (db/prepared.ts).
- */
-export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
-
-const directReaders = new WeakMap<Db, DirectReader>();
-
-/** The direct reader of a SQLite handle; none for PostgreSQL or a transaction. */
-export function directReaderOf(db: Db): DirectReader | undefined {
-  return directReaders.get(db);
-}
-
 /** The SQLite file a database URL names (`:memory:` for an in-memory one), or null for PostgreSQL. */
 export function sqliteFileOf(url: string): string | null {
   return /^postgres(ql)?:\/\//.test(url) ? null : url.replace(/^(sqlite|file):/, '');
@@ -102,6 +84,9 @@ export function openDatabase(url: string): DatabaseHandle {
   // shared-memory files take the database file's mode when SQLite creates them.
   if (file !== ':memory:') makeOwnerOnly(file);
   sqlite.pragma('journal_mode = WAL');
+  // better-sqlite3 leaves WAL at NORMAL, where power loss can take the last commits: an acknowledged
+  // text must survive it.
+  sqlite.pragma('synchronous = FULL');
   if (file !== ':memory:') makeOwnerOnly(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -109,26 +94,23 @@ export function openDatabase(url: string): DatabaseHandle {
   // processing, the pages the webhook's insert needs (the indexes of sms_messages) were read from
   // the file again and again; it takes what it uses, up to PAGE_CACHE_KIB.
   sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-  const checkpoints = file === ':memory:' ? undefined : checkpointInBackground(sqlite, file);
-  const statements = withStatementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
-  directReaders.set(db, (sql, parameters) => {
-    // Inside a transaction another request holds the one connection: wait for it through Kysely.
-    if (sqlite.inTransaction) return undefined;
-    const statement = statements.prepare(sql) as SQLite.Statement;
-    return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
-  });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     kind: 'sqlite',
     file: file === ':memory:' ? undefined : file,
-    checkpoints,
     // The app's connection closes last: SQLite checkpoints what is left and removes the log.
-    close: async () => {
-      await checkpoints?.stop();
-      await db.destroy();
-    },
+    close: () => db.destroy(),
   };
+}
+
+/**
+ * Gives SQLite's planner statistics (ANALYZE where they are missing or stale): without them it
+ * guesses, and took an index on a column that matches most rows over the primary key. PostgreSQL's
+ * autovacuum keeps its own.
+ */
+export async function optimizeQueryPlanner(handle: Pick<DatabaseHandle, 'db' | 'kind'>): Promise<void> {
+  if (handle.kind === 'sqlite') await sql`pragma optimize=0x10002`.execute(handle.db);
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

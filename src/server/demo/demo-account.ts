@@ -11,7 +11,7 @@ import { localDate } from '../journal/dates';
 import { createEntry } from '../journal/service';
 import { removeAllPhotoFiles } from '../photos/service';
 import { recordInboundText } from '../sms/inbound';
-import { processInboundMessage } from '../sms/process-inbound';
+import { processInboundMessage } from '../sms/inbound-job';
 import { demoPhoto } from './images';
 import { zonedInstant } from './local-time';
 import { planDemoYear, type LocalTime, type PlannedWebEntry } from './plan';

@@ -56,7 +56,7 @@ export async function devPhoneRoutes(app: FastifyInstance): Promise<void> {
   app.post('/send', async (request) => {
     const { from, body } = parseInput(sendBody, request.body);
     const messageSid = 'SM' + randomBytes(16).toString('hex');
-    await receiveInboundText(app.ctx, { messageSid, from, to: app.ctx.config.journalNumber, body, media: [] }, request.log);
+    await receiveInboundText(app.ctx, { messageSid, from, to: app.ctx.config.journalNumber, body, media: [] });
     return { messageSid };
   });
 }

@@ -1,5 +1,4 @@
 import type { Db } from '../db/database';
-import { SMS_SOURCE } from '../journal/repo';
 
 // SQL for import fingerprints; scoped by the owner's user id.
 
@@ -39,7 +38,7 @@ export async function smsDays(db: Db, userId: string, days: readonly string[]): 
       .selectFrom('journal_entries')
       .select('entry_date')
       .where('user_id', '=', userId)
-      .where('source', '=', SMS_SOURCE)
+      .where('source', '=', 'sms')
       .where('entry_date', 'in', chunk)
       .execute();
     for (const row of rows) found.add(row.entry_date);

@@ -3,16 +3,18 @@ import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { sweepRateLimitHits } from '../rate-limit';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
-import { runInboundSweep } from '../sms/inbound-sweep';
+import { processInboundTexts } from '../sms/inbound-job';
 import type { JobDefinition } from './scheduler';
 
 export const OUTBOUND_SENDER = 'outbound-sender';
+export const INBOUND_TEXTS = 'inbound-texts';
 
 /** Every background job. Each claims its own work in the database, so every instance may run them. */
 export const jobDefinitions: JobDefinition[] = [
   { name: OUTBOUND_SENDER, everyMs: 1_000, run: (ctx) => sendDueMessages(ctx) },
-  // The first run, as the instance starts, takes over texts a killed instance left (inbound-sweep.ts).
-  { name: 'inbound-sweep', everyMs: 10_000, run: (ctx) => runInboundSweep(ctx) },
+  // Woken by the webhook; the timer is for retries, and its first run, as the instance starts, takes
+  // over texts a killed instance left (inbound-job.ts).
+  { name: INBOUND_TEXTS, everyMs: 5_000, run: (ctx) => processInboundTexts(ctx) },
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
   { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },

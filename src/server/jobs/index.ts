@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { inboundProcessingSettled } from '../sms/inbound';
 import { stopSending } from '../sms/sends-in-flight';
-import { jobDefinitions, OUTBOUND_SENDER } from './definitions';
+import { INBOUND_TEXTS, jobDefinitions, OUTBOUND_SENDER } from './definitions';
 import { createScheduler, type JobDefinition } from './scheduler';
 
 /**
  * Starts the background scheduler when the app is ready (unless JOBS=off; tests call the job
- * functions directly) and stops it on close, after in-flight inbound processing has finished.
+ * functions directly) and stops it on close, after the running jobs have finished.
  */
 export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDefinitions): void {
   const ctx = app.ctx;
@@ -16,6 +15,7 @@ export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDe
   if (scheduler) {
     // A queued text goes out now rather than at the next tick.
     ctx.outbox.kick = () => scheduler.trigger(OUTBOUND_SENDER);
+    ctx.inbound.kick = () => scheduler.trigger(INBOUND_TEXTS);
     app.addHook('onReady', async () => scheduler.start());
   }
   // Shutting down: claim no more texts while in-flight requests and sends finish.
@@ -23,6 +23,5 @@ export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDe
   // Registered after the database's own hook, so it runs first (onClose runs in reverse).
   app.addHook('onClose', async () => {
     await scheduler?.stop();
-    await inboundProcessingSettled(ctx);
   });
 }

@@ -4,24 +4,20 @@ import type { JournalPhotoRow } from '../db/tables';
 import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, listEntries, listEntryPhotos, listPhotos } from './repo';
-import { buildTextIndex, rememberTextIndex, searchableText, spliceTextIndex, type TextIndex } from './search';
+import { searchableText } from './search';
 
-/** A decrypted entry held in memory, with what the filters need precomputed. */
+/** A decrypted entry held in memory, with what the filters and search need worked out once. */
 export interface CachedEntry extends OpenedEntry {
   photos: JournalPhotoRow[];
   foldedTags: string[];
+  /** Title, text and tags folded for search (search.ts). */
+  searchText: string;
 }
 
 interface CachedJournal {
   revision: number;
-  /** Newest first (created_at desc, id desc); replaced, never mutated, so readers hold a snapshot. */
+  /** In list order (listOrder); replaced, never mutated, so readers hold a snapshot. */
   entries: readonly CachedEntry[];
-  /** The entries' searchable text, joined in chunks (see search.ts): the only copy of it kept. */
-  index: TextIndex;
-  /** Whether some indexed text needs two bytes a character: V8 then keeps the whole joined text so. */
-  wide: boolean;
-  /** About what the entries take, the index aside. */
-  entryBytes: number;
   /** About what the journal takes in memory. */
   bytes: number;
 }
@@ -34,70 +30,21 @@ const PHOTO_OVERHEAD_BYTES = 350;
 // eslint-disable-next-line no-control-regex
 const charBytes = (text: string) => (/[^\u0000-\u00ff]/.test(text) ? 2 : 1);
 
-function entryBytesOf(entry: CachedEntry): number {
-  const chars = entry.content.length + (entry.title?.length ?? 0) + entry.tags.reduce((n, t) => n + t.length, 0);
+function bytesOf(entry: CachedEntry): number {
+  // The text is held twice: as written, and folded for search.
+  const chars = entry.content.length + (entry.title?.length ?? 0) + entry.searchText.length;
   return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES;
 }
 
-const comesBefore = (a: CachedEntry, b: CachedEntry) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
-
-// Shared by every entry without photos or tags; frozen, as snapshots are never edited.
-const NO_PHOTOS = Object.freeze([]) as unknown as JournalPhotoRow[];
-const NO_TAGS = Object.freeze([]) as unknown as string[];
-
-// Written out field by field: an object spread with two more fields costs several times the memory.
-/**
- * Within one journal, equal tag lists share one array: most entries carry none or one of a few tags,
- * and a list per entry was a tenth of what a journal takes in memory.
- */
-function listSharer(held: readonly CachedEntry[] = []): (list: string[]) => string[] {
-  let seen: Map<string, string[]> | null = null;
-  return (list) => {
-    if (list.length === 0) return NO_TAGS;
-    if (!seen) {
-      // The lists already held, read only once some list is to be shared.
-      seen = new Map();
-      for (const entry of held) {
-        if (entry.tags.length) seen.set(entry.tags.join('\u0000'), entry.tags);
-        if (entry.foldedTags.length) seen.set(entry.foldedTags.join('\u0000'), entry.foldedTags);
-      }
-    }
-    const key = list.join('\u0000');
-    const shared = seen.get(key);
-    if (shared) return shared;
-    seen.set(key, list);
-    return list;
-  };
+/** The journal's order: by the entry's date, newest first; within a day, the newest first. */
+export function listOrder(a: Pick<OpenedEntry, 'entry_date' | 'created_at' | 'id'>, b: Pick<OpenedEntry, 'entry_date' | 'created_at' | 'id'>): number {
+  if (a.entry_date !== b.entry_date) return a.entry_date > b.entry_date ? -1 : 1;
+  if (a.created_at !== b.created_at) return a.created_at > b.created_at ? -1 : 1;
+  return a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
 }
 
-function toCached(entry: OpenedEntry, photos: JournalPhotoRow[], share: (list: string[]) => string[] = listSharer()): CachedEntry {
-  const tags = share(entry.tags);
-  const foldedTags = tags.map((t) => t.toLowerCase());
-  for (const photo of photos) {
-    // The same id string as the entry's, not another copy of it per photo.
-    photo.entry_id = entry.id;
-  }
-  return {
-    id: entry.id,
-    title: entry.title,
-    content: entry.content,
-    tags,
-    // One string for all, rather than a copy per row.
-    source: entry.source === 'sms' ? 'sms' : 'web',
-    entry_date: entry.entry_date,
-    word_count: entry.word_count,
-    created_at: entry.created_at,
-    // Most entries were never edited: one string for both.
-    updated_at: entry.updated_at === entry.created_at ? entry.created_at : entry.updated_at,
-    photos: photos.length ? photos : NO_PHOTOS,
-    foldedTags: foldedTags.every((t, i) => t === tags[i]) ? tags : share(foldedTags),
-  };
-}
-
-function journalOf(revision: number, entries: readonly CachedEntry[], index: TextIndex, wide: boolean, entryBytes: number): CachedJournal {
-  rememberTextIndex(entries, index);
-  const bytes = entryBytes + index.chars * (wide ? 2 : 1) + index.count * Int32Array.BYTES_PER_ELEMENT;
-  return { revision, entries, index, wide, entryBytes, bytes };
+function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {
+  return { ...entry, photos, foldedTags: entry.tags.map((t) => t.toLowerCase()), searchText: searchableText(entry) };
 }
 
 /**
@@ -135,7 +82,7 @@ export class JournalCache {
   }
 
   /**
-   * The user's whole journal, newest first, decrypted and current: as of `knownRevision` when the
+   * The user's whole journal in list order, decrypted and current: as of `knownRevision` when the
    * caller has just read the journal's revision itself, else as of a revision read now.
    */
   async entries(userId: string, knownRevision?: number): Promise<readonly CachedEntry[]> {
@@ -161,36 +108,25 @@ export class JournalCache {
   }
 
   /**
-   * After a committed change that moved the journal to `revision`: patch the one entry in place
-   * when the cache held the revision just before, else forget the journal (it reloads on demand).
+   * After a committed change that moved the journal to `revision` and touched `entryIds` (changed,
+   * added or deleted): those entries are read again when the cache held the revision just before;
+   * otherwise the journal is forgotten and reloads on demand.
    */
-  async entryChanged(userId: string, revision: number, entryId: string): Promise<void> {
+  async entriesChanged(userId: string, revision: number, entryIds: readonly string[]): Promise<void> {
     const before = this.journals.get(userId);
     if (!before || before.revision !== revision - 1) return this.forget(userId);
-    const [row, photos, salt] = await Promise.all([
-      findEntry(this.ctx.db, userId, entryId),
-      listEntryPhotos(this.ctx.db, userId, entryId),
+    const ids = new Set(entryIds);
+    const [salt, changed] = await Promise.all([
       ownerSalt(this.ctx, userId),
+      Promise.all([...ids].map(async (id) => ({ row: await findEntry(this.ctx.db, userId, id), photos: await listEntryPhotos(this.ctx.db, userId, id) }))),
     ]);
     if (this.journals.get(userId) !== before) return this.forget(userId);
-    // Only the changed entry is worked out again: the others' text stays where it is in the index,
-    // so a change to a ten-year journal costs about what the entry does.
-    const removed = before.entries.findIndex((e) => e.id === entryId);
-    const others = removed === -1 ? before.entries.slice() : before.entries.filter((_, i) => i !== removed);
-    let entryBytes = before.entryBytes - (removed === -1 ? 0 : entryBytesOf(before.entries[removed]!));
-    let wide = before.wide;
-    let text: string | null = null;
-    let at = 0;
-    if (row) {
-      const entry = toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos), listSharer(others));
-      at = others.findIndex((e) => comesBefore(entry, e));
-      if (at === -1) at = others.length;
-      others.splice(at, 0, entry);
-      text = searchableText(entry);
-      entryBytes += entryBytesOf(entry);
-      wide ||= charBytes(text) === 2;
+    const entries = before.entries.filter((entry) => !ids.has(entry.id));
+    for (const { row, photos } of changed) {
+      if (row) entries.push(toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos)));
     }
-    this.store(userId, journalOf(revision, others, spliceTextIndex(before.index, removed, at, text), wide, entryBytes));
+    entries.sort(listOrder);
+    this.store(userId, journalOf(revision, entries));
   }
 
   forget(userId: string): void {
@@ -205,16 +141,12 @@ export class JournalCache {
     const [salt, rows, photoRows] = await Promise.all([ownerSalt(this.ctx, userId), listEntries(this.ctx.db, userId), listPhotos(this.ctx.db, userId)]);
     const photosByEntry = new Map<string, JournalPhotoRow[]>();
     for (const photo of openPhotoRows(this.ctx, userId, salt, photoRows)) {
-      photo.user_id = userId; // one string for the whole journal
       const list = photosByEntry.get(photo.entry_id);
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);
     }
-    const share = listSharer();
-    const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [], share));
-    const index = buildTextIndex(entries.map(searchableText));
-    const wide = index.chunks.some((chunk) => charBytes(chunk.text) === 2);
-    const journal = journalOf(revision, entries, index, wide, entries.reduce((n, entry) => n + entryBytesOf(entry), 0));
+    const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? []));
+    const journal = journalOf(revision, entries);
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);
     return journal;
@@ -231,4 +163,8 @@ export class JournalCache {
       this.journals.delete(other);
     }
   }
+}
+
+function journalOf(revision: number, entries: readonly CachedEntry[]): CachedJournal {
+  return { revision, entries, bytes: entries.reduce((n, entry) => n + bytesOf(entry), 0) };
 }

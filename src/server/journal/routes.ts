@@ -2,37 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createEntrySchema, entryFilterSchema, updateEntrySchema } from '../../shared/journal';
 import { currentUser } from '../auth/authenticate';
-import { preferredEncoding, SKIP_COMPRESSION_HOOKS, varyOnEncoding } from '../compression/index';
 import { parseInput } from '../http/validate';
 import { readMultipartForm } from '../photos/uploads';
 import { presentEntry } from './present';
-import { encodedPage, entriesPage } from './page-cache';
+import { pageOfEntries } from './search';
 import { createEntry, deleteEntry, updateEntry } from './service';
 import { journalStats } from './stats';
 
 export const entryParams = z.object({ id: z.string().min(1).max(100) });
 
-/** The list's filter when the query string is empty (the journal's first page, the commonest request). */
-const NO_FILTER = entryFilterSchema.parse({});
-Object.freeze(NO_FILTER.tags);
-Object.freeze(NO_FILTER);
-
 /** /api/entries: list with search and filters, edit, delete. Creating is in entryUploadRoutes. */
 export async function entryRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
-  // Every page is compressed once and kept (page-cache.ts): the compression plugin has nothing to do.
-  app.get('/', SKIP_COMPRESSION_HOOKS, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const filter = Object.keys(query).length === 0 ? NO_FILTER : parseInput(entryFilterSchema, query);
-    const page = await entriesPage(ctx, currentUser(request).id, filter, request.journalRevision);
-    reply.type('application/json; charset=utf-8');
-    const encoding = preferredEncoding(request.headers['accept-encoding']);
-    const encoded = encoding && encodedPage(page, encoding);
-    if (!encoded) return reply.send(page.json);
-    // Already compressed: the compression hook passes an answer with a Content-Encoding through.
-    varyOnEncoding(reply);
-    return reply.header('content-encoding', encoding).send(await encoded);
+  app.get('/', async (request) => {
+    const filter = parseInput(entryFilterSchema, request.query);
+    const entries = await ctx.journalCache.entries(currentUser(request).id, request.journalRevision);
+    const { page, nextCursor } = pageOfEntries(entries, filter);
+    return { entries: page.map((entry) => presentEntry(ctx, entry)), nextCursor };
   });
 
   app.patch('/:id', async (request) => {

@@ -31,8 +31,8 @@ describe('searching and filtering the journal', () => {
 
   const found = async (query: string) => (await listEntries(t, user, query)).entries.map((e) => Object.entries(ids).find(([, id]) => id === e.id)?.[0]);
 
-  it('lists newest first', async () => {
-    expect(await found('')).toEqual(['photo', 'sms', 'phrase', 'work', 'cafe', 'river']);
+  it("lists by the entry's date, newest first, whenever the entry was written", async () => {
+    expect(await found('')).toEqual(['sms', 'photo', 'phrase', 'work', 'cafe', 'river']);
   });
 
   it('finds words in content, title and tags, ignoring case and accents', async () => {
@@ -53,7 +53,7 @@ describe('searching and filtering the journal', () => {
 
   it('filters by days, both ends inclusive', async () => {
     expect(await found('?from=2026-05-02&to=2026-05-04')).toEqual(['phrase', 'work', 'cafe']);
-    expect(await found('?from=2026-05-06')).toEqual(['photo', 'sms']);
+    expect(await found('?from=2026-05-06')).toEqual(['sms', 'photo']);
     expect(await found('?from=2026-05-05&to=2026-05-06')).toEqual(['photo']);
     expect(await found('?from=2026-05-10&to=2026-05-10')).toEqual(['sms']);
     expect(await found('?to=2026-05-01')).toEqual(['river']);

@@ -40,6 +40,20 @@ describe('texts land in the day entry', () => {
     ]);
   });
 
+  it('lists every entry a text started at once, with the journal already in memory', async () => {
+    t.clock.set(new Date('2026-06-03T09:00:00Z'));
+    const user = await journalUser(t);
+    const ctx = t.app.ctx;
+    await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: 'A short morning note.', receivedAt: t.clock.now(), media: [] });
+    expect((await listEntries(t, user)).entries).toHaveLength(1); // the journal is now held in memory
+    // A text longer than two entries hold (one recorded before the webhook's limit): three more entries.
+    const long = 'word '.repeat(4_500).trim();
+    const appended = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: long, receivedAt: t.clock.now(), media: [] });
+    const { entries } = await listEntries(t, user);
+    expect(entries[0]!.id).toBe(appended.entryId);
+    expect(entries.map((e) => e.content.length)).toEqual([long.length - 20_000, 10_000, 10_000, 'A short morning note.'.length]);
+  });
+
   it("uses the profile's timezone for the day", async () => {
     const user = await journalUser(t, { timezone: 'America/Los_Angeles' });
     const late = await appendSmsToDayEntry(t.app.ctx, { userId: user.id, messageId: newId(), text: 'late', receivedAt: new Date('2026-06-02T06:30:00Z'), media: [] });

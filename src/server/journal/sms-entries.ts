@@ -34,7 +34,11 @@ export interface AppendSmsInput {
   media: SmsMedia[];
   /** The owner's salt and timezone when the caller has just read the profile (saves reading it again). */
   owner?: JournalOwner;
+  /** Run inside the append's transaction: the inbound job records the text's outcome with it. */
+  settle?: SettleInJournal;
 }
+
+export type SettleInJournal = (trx: Db, applied: { userId: string; entryId: string; entryDate: string }) => Promise<void>;
 
 /** The media that download and decode as images, ready to store. */
 async function mmsPhotos(ctx: AppContext, media: readonly SmsMedia[]): Promise<PreparedPhoto[]> {
@@ -108,7 +112,8 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
       await recordSmsProvenance(ctx, trx, userId, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
-      return { entryId, entryDate, startedEntry: day.createdEntryIds.length > 0 };
+      await input.settle?.(trx, { userId, entryId, entryDate });
+      return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
     }),
   );
 }

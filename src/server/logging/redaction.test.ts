@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { manualClock } from '../clock';
 import { loadConfig } from '../config';
-import { inboundProcessingSettled } from '../sms/inbound';
+import { inboundProcessingSettled } from '../sms/inbound-job';
 import { newMessageSid } from '../sms/test-support';
 import { signUpBody } from '../test/factories';
 import { scrubLogLine } from './scrub';

@@ -1,5 +1,4 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { inboundSpoolOf } from '../inbound-spool/spool';
 import type { AppContext } from '../context';
 
 /** What the app reports about itself at GET /metrics (Prometheus text format). */
@@ -116,14 +115,6 @@ export function createAppMetrics(context: () => AppContext): AppMetrics {
         .executeTakeFirst();
       const oldest = row?.oldest ? Date.parse(String(row.oldest)) : NaN;
       this.set(Number.isNaN(oldest) ? 0 : Math.max(0, (now.getTime() - oldest) / 1000));
-    },
-  });
-  new Gauge({
-    name: 'jotline_inbound_spool_texts',
-    help: 'Texts this instance acknowledged that are not in the database yet (on a SQLite file: its inbound spool).',
-    registers,
-    collect() {
-      this.set(inboundSpoolOf(context())?.pending ?? 0);
     },
   });
   new Gauge({

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { jobDefinitions, OUTBOUND_SENDER } from '../jobs/definitions';
 import { createEntry, journalUser, listEntries } from '../journal/test-helpers';
-import { inboundProcessingSettled } from '../sms/inbound';
-import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, postTwilioWebhook, refuseInboundTexts, TWILIO_SID, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { inboundProcessingSettled } from '../sms/inbound-job';
+import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
 import { buildTestApp } from '../test/app';
 import { buildUser, uniquePhone } from '../test/factories';
 
@@ -94,21 +94,6 @@ describe('GET /metrics', () => {
     text = await scrape();
     expect(sample(text, 'jotline_delivery_reports_total{status="delivered"}')).toBe(1);
     expect(sample(text, 'jotline_delivery_reports_total{status="other"}')).toBe(1);
-  });
-
-  it('counts the texts acknowledged and not yet in the database (on SQLite, while the database refuses them)', async () => {
-    const user = await buildUser(t);
-    // On SQLite the text waits in the spool while the database refuses it; PostgreSQL has no spool.
-    const accept = await refuseInboundTexts(t.ctx);
-    try {
-      const params = { MessageSid: newMessageSid(), AccountSid: TWILIO_SID, From: user.phone, To: JOURNAL_NUMBER, Body: 'Held back a moment.', NumMedia: '0' };
-      expect((await postTwilioWebhook(t, '/webhooks/twilio/sms', params)).statusCode).toBe(t.ctx.dbKind === 'sqlite' ? 200 : 500);
-      await inboundProcessingSettled(t.ctx); // on SQLite: the move is tried, and refused
-      expect(sample(await scrape(), 'jotline_inbound_spool_texts')).toBe(t.ctx.dbKind === 'sqlite' ? 1 : 0);
-    } finally {
-      await accept();
-    }
-    await vi.waitFor(async () => expect(sample(await scrape(), 'jotline_inbound_spool_texts')).toBe(0), { timeout: 5_000, interval: 100 });
   });
 
   it('shows what the search cache holds', async () => {

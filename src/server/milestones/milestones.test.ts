@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendSmsToDayEntry } from '../journal/sms-entries';
 import { recordInboundText } from '../sms/inbound';
-import { processInboundMessage } from '../sms/process-inbound';
+import { processInboundMessage } from '../sms/inbound-job';
 import { apiClient, buildUser, signIn } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/app';
 import { milestonesReached } from './service';

@@ -1,5 +1,4 @@
 import type { Db } from '../db/database';
-import { preparedQuery } from '../db/prepared';
 import { addDays } from '../journal/dates';
 import { currentStreak } from '../journal/stats';
 
@@ -12,8 +11,8 @@ const STREAK_WINDOW_DAYS = 366;
  * load the journal; a streak longer than the window comes out longer than 365, which is no milestone.
  */
 export async function milestoneCounts(db: Db, userId: string, today: string): Promise<{ current_streak: number; total_days: number }> {
-  const [total] = await daysWithEntries(db, { userId });
-  const recent = await recentDays(db, { userId, today, since: addDays(today, -STREAK_WINDOW_DAYS) });
+  const total = await daysWithEntries(db, userId);
+  const recent = await recentDays(db, userId, today, addDays(today, -STREAK_WINDOW_DAYS));
   return {
     current_streak: currentStreak(
       recent.map((r) => r.entry_date),
@@ -23,21 +22,20 @@ export async function milestoneCounts(db: Db, userId: string, today: string): Pr
   };
 }
 
-// Both run for every new entry and every text that starts one (db/prepared.ts).
-const daysWithEntries = preparedQuery<{ userId: string }, { days: number | string }>((db, param) =>
+const daysWithEntries = (db: Db, userId: string) =>
   db
     .selectFrom('journal_entries')
     .select((eb) => eb.fn.count<number | string>('entry_date').distinct().as('days'))
-    .where('user_id', '=', param('userId')),
-);
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 
-const recentDays = preparedQuery<{ userId: string; today: string; since: string }, { entry_date: string }>((db, param) =>
+const recentDays = (db: Db, userId: string, today: string, since: string) =>
   db
     .selectFrom('journal_entries')
     .select('entry_date')
     .distinct()
-    .where('user_id', '=', param('userId'))
-    .where('entry_date', '<=', param('today'))
-    .where('entry_date', '>=', param('since'))
-    .orderBy('entry_date', 'desc'),
-);
+    .where('user_id', '=', userId)
+    .where('entry_date', '<=', today)
+    .where('entry_date', '>=', since)
+    .orderBy('entry_date', 'desc')
+    .execute();

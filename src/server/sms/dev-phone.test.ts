@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { buildUser, uniquePhone } from '../test/factories';
-import { inboundProcessingSettled } from './inbound';
+import { inboundProcessingSettled } from './inbound-job';
 import { sendDueMessages } from './outbound';
 import { buildSmsTestApp, inboundRow, profileOf, startFakeTwilio, type SmsTestApp } from './test-support';
 

@@ -4,7 +4,7 @@ import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
 import type { Profile } from '../db/tables';
 import { addDays, localDate } from '../journal/dates';
-import { appendSmsToDayEntry, type SmsMedia } from '../journal/sms-entries';
+import { appendSmsToDayEntry, type SettleInJournal, type SmsMedia } from '../journal/sms-entries';
 import { celebrateMilestones } from '../milestones/service';
 import { runTextCommand } from './commands/handle';
 import { parseTextCommand } from './commands/parse';
@@ -24,6 +24,8 @@ export interface ReceivedText {
   receivedAt: Date;
   /** Set when the provider classified the text as a keyword and already replied. */
   providerKeyword: Exclude<Keyword, 'yes'> | null;
+  /** Records the text's outcome inside the journal's transaction when it lands in an entry. */
+  settle?: SettleInJournal;
 }
 
 /** What processing made of a text; `kind` is stored on the inbound row. */
@@ -149,6 +151,7 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     entryDate,
     media: text.media,
     owner: { userId: profile.id, salt: profile.key_salt, timezone: profile.timezone || 'UTC' },
+    settle: text.settle,
   });
   if (!access.hasAccess) {
     // The entry is saved; a failed nudge must not make the sweep append the text a second time.

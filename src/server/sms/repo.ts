@@ -1,7 +1,5 @@
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
-import { filterOnly } from '../db/filter-only';
-import { preparedQuery } from '../db/prepared';
 import { sql, type Insertable } from 'kysely';
 import type { Profile, SmsMessage, SmsMessagesTable } from '../db/tables';
 
@@ -55,51 +53,9 @@ export async function updateMessage(db: Db, id: string, changes: Partial<SmsMess
   await db.updateTable('sms_messages').set(changes).where('id', '=', id).execute();
 }
 
-/** A text just received, waiting to be processed: the webhook's one write (insertReceivedOnce). */
-export interface ReceivedRow {
-  id: string;
-  messageSid: string;
-  from: string;
-  to: string;
-  at: string;
-  kind: string;
-  body: string;
-  media: string | null;
-}
-
-/** Records a text as received unless its provider id is already recorded; true when this call recorded it. */
-export async function insertReceivedOnce(db: Db, row: ReceivedRow): Promise<boolean> {
-  return (await receivedOnce(db, row)).length > 0;
-}
-
-// Every webhook writes one (db/prepared.ts); RETURNING gives a row only when it was inserted.
-const receivedOnce = preparedQuery<ReceivedRow, { id: string }>((db, param) =>
-  db
-    .insertInto('sms_messages')
-    .values({
-      id: param('id'),
-      direction: 'inbound',
-      provider_message_id: param('messageSid'),
-      from_number: param('from'),
-      to_number: param('to'),
-      created_at: param('at'),
-      updated_at: param('at'),
-      kind: param('kind'),
-      status: 'received',
-      body: param('body'),
-      media: param('media'),
-    })
-    .onConflict((oc) => oc.column('provider_message_id').doNothing())
-    .returning('id'),
-);
-
 export async function findProfileByPhone(db: Db, phone: string): Promise<Profile | undefined> {
-  const [profile] = await profileByPhone(db, { phone });
-  return profile;
+  return db.selectFrom('profiles').selectAll().where('phone_number', '=', phone).executeTakeFirst();
 }
-
-// Every inbound text looks its sender up (db/prepared.ts).
-const profileByPhone = preparedQuery<{ phone: string }, Profile>((db, param) => db.selectFrom('profiles').selectAll().where('phone_number', '=', param('phone')));
 
 export async function findProfile(db: Db, userId: string): Promise<Profile | undefined> {
   return db.selectFrom('profiles').selectAll().where('id', '=', userId).executeTakeFirst();
@@ -131,11 +87,10 @@ export async function markPhoneVerified(db: Db, userId: string, now: string): Pr
 export async function lastOptChoiceOf(ctx: Pick<AppContext, 'db' | 'dbKind'>, phone: string): Promise<string | undefined> {
   // Through the index of keyword texts (migration 2026-11-24-0020): the planner takes a partial
   // index only when the query states its condition word for word, values written in (not bound).
-  // `direction` only filters (see filterOnly).
   const row = await ctx.db
     .selectFrom('sms_messages')
     .select('kind')
-    .where(filterOnly(ctx, 'direction'), '=', 'inbound')
+    .where('direction', '=', 'inbound')
     .where('from_number', '=', phone)
     .where('processed', '=', 1)
     .where('kind', 'in', [sql.lit('opt_out'), sql.lit('opt_in')])

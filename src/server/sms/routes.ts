@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { SKIP_COMPRESSION_HOOKS } from '../compression/index';
-import { ANSWER_AT_ONCE } from '../http/turn-end-writes';
 import { parseInput } from '../http/validate';
 import { applyDeliveryStatus } from './delivery-status';
 import { receiveInboundText } from './inbound';
@@ -14,16 +12,14 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 export async function smsWebhookRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('preHandler', async (request) => assertSignedByTwilio(app.ctx.config, request));
 
-  // Twilio waits 15 s and may deliver twice: record, answer at once, process afterwards. Twilio
-  // never compresses what it posts, and the answers are a few bytes of TwiML. The texts arriving
-  // together are recorded together, and their answers leave together as the commit ends.
-  app.post('/sms', { ...SKIP_COMPRESSION_HOOKS, ...ANSWER_AT_ONCE }, async (request, reply) => {
+  // Twilio waits 15 s and may deliver twice: record, answer, and let the inbound job process it.
+  app.post('/sms', async (request, reply) => {
     const fields = parseInput(inboundSmsSchema, request.body);
-    await receiveInboundText(app.ctx, toInboundText(fields), request.log);
+    await receiveInboundText(app.ctx, toInboundText(fields));
     return reply.type('text/xml').send(EMPTY_TWIML);
   });
 
-  app.post('/status', SKIP_COMPRESSION_HOOKS, async (request, reply) => {
+  app.post('/status', async (request, reply) => {
     const fields = parseInput(deliveryStatusSchema, request.body);
     // An id we do not know (another environment's text, or a race with our own update) is still a 200.
     await applyDeliveryStatus(app.ctx, { messageSid: fields.MessageSid, status: fields.MessageStatus, errorCode: fields.ErrorCode });

@@ -1,5 +1,4 @@
 import type { AppContext } from '../context';
-import { filterOnly } from '../db/filter-only';
 
 interface SenderState {
   /** Set when the app begins to shut down: the sender claims nothing more. */
@@ -52,7 +51,7 @@ export async function releaseUnfinishedSends(ctx: AppContext): Promise<number> {
     .updateTable('sms_messages')
     .set({ status: 'pending', claimed_at: null, updated_at: now })
     .where('id', 'in', ids)
-    .where(filterOnly(ctx, 'direction'), '=', 'outbound')
+    .where('direction', '=', 'outbound')
     .where('status', '=', 'sending')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

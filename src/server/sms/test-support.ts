@@ -15,7 +15,7 @@ import type { SmsMessage } from '../db/tables';
 import { testImage } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
-import { inboundProcessingSettled } from './inbound';
+import { inboundProcessingSettled } from './inbound-job';
 
 export const TWILIO_SID = 'AC' + '0'.repeat(32);
 export const TWILIO_TOKEN = 'test-twilio-auth-token';

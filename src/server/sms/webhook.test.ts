@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { buildUser, uniquePhone } from '../test/factories';
-import { inboundProcessingSettled } from './inbound';
+import { inboundProcessingSettled } from './inbound-job';
 import { EMPTY_TWIML } from './routes';
 import {
   buildSmsTestApp,
@@ -12,6 +12,7 @@ import {
   newMessageSid,
   postTwilioWebhook,
   PUBLIC_URL,
+  refuseInboundTexts,
   textJournal,
   twilioSignature,
   TWILIO_SID,
@@ -90,6 +91,20 @@ describe('POST /webhooks/twilio/sms with Twilio', () => {
     expect((await journalOf(t, user.id)).map((e) => e.content)).toEqual(['only once']);
     const rows = await t.ctx.db.selectFrom('sms_messages').select('id').where('provider_message_id', '=', params.MessageSid).execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('acknowledges nothing the database did not take, so Twilio delivers it again', async () => {
+    const user = await buildUser(t);
+    const params = fields(user.phone, 'kept on the second try');
+    const accept = await refuseInboundTexts(t.ctx);
+    try {
+      expect((await postTwilioWebhook(t, '/webhooks/twilio/sms', params)).statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await accept();
+    }
+    expect((await postTwilioWebhook(t, '/webhooks/twilio/sms', params)).statusCode).toBe(200);
+    await inboundProcessingSettled(t.ctx);
+    expect((await journalOf(t, user.id)).map((e) => e.content)).toEqual(['kept on the second try']);
   });
 
   it('answers 400 when Twilio fields are missing', async () => {

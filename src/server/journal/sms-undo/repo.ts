@@ -1,40 +1,16 @@
 import type { Db } from '../../db/database';
-import { namedRow, preparedQuery } from '../../db/prepared';
 import type { JournalSmsUndoTable } from '../../db/tables';
-import { SMS_SOURCE } from '../repo';
 
 // SQL for journal_sms_undo (what each journaled text added) and the day's SMS entries. Scoped by user.
 
 export async function insertUndoRecord(db: Db, row: JournalSmsUndoTable): Promise<void> {
-  await insertUndo(db, row);
+  await db.insertInto('journal_sms_undo').values(row).execute();
 }
-
-const UNDO_COLUMNS = {
-  message_id: true,
-  user_id: true,
-  received_on: true,
-  entry_id: true,
-  length_before: true,
-  content_hash: true,
-  created_entry_ids: true,
-  photo_ids: true,
-  applied_at: true,
-  revision: true,
-  undone_at: true,
-  undone_by: true,
-} as const;
-
-// Every journaled text writes one (db/prepared.ts).
-const insertUndo = preparedQuery<JournalSmsUndoTable, never>((db, param) => db.insertInto('journal_sms_undo').values(namedRow<JournalSmsUndoTable>(UNDO_COLUMNS, param)));
 
 /** Forgets the user's records of texts that arrived before `day`: UNDO only reaches today's. */
 export async function forgetUndoRecordsBefore(db: Db, userId: string, day: string): Promise<void> {
-  await deleteUndoBefore(db, { userId, day });
+  await db.deleteFrom('journal_sms_undo').where('user_id', '=', userId).where('received_on', '<', day).execute();
 }
-
-const deleteUndoBefore = preparedQuery<{ userId: string; day: string }, never>((db, param) =>
-  db.deleteFrom('journal_sms_undo').where('user_id', '=', param('userId')).where('received_on', '<', param('day')),
-);
 
 /** The latest text that arrived on `receivedOn` and is not undone yet. */
 export async function latestUndoable(db: Db, userId: string, receivedOn: string): Promise<JournalSmsUndoTable | undefined> {
@@ -72,12 +48,9 @@ export async function undoneBy(db: Db, userId: string, undoMessageId: string): P
 
 /** The ids of the day's SMS entries. */
 export async function smsDayEntryIds(db: Db, userId: string, entryDate: string): Promise<string[]> {
-  return (await smsDay(db, { userId, entryDate })).map((entry) => entry.id);
+  const rows = await db.selectFrom('journal_entries').select('id').where('user_id', '=', userId).where('entry_date', '=', entryDate).where('source', '=', 'sms').execute();
+  return rows.map((entry) => entry.id);
 }
-
-const smsDay = preparedQuery<{ userId: string; entryDate: string }, { id: string }>((db, param) =>
-  db.selectFrom('journal_entries').select('id').where('user_id', '=', param('userId')).where('entry_date', '=', param('entryDate')).where('source', '=', SMS_SOURCE),
-);
 
 /** The ids of the photos in those entries. */
 export async function photoIdsOf(db: Db, userId: string, entryIds: readonly string[]): Promise<string[]> {

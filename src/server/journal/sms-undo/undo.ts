@@ -69,14 +69,9 @@ export async function undoLastText(ctx: AppContext, userId: string, undoMessageI
         });
       }
       await markUndone(trx, userId, record.message_id, now, undoMessageId);
-      return { entryId: entry.id, outcome: { status: 'undone', entryDate: entry.entry_date, photos: photos.length, entryDeleted } as UndoOutcome };
+      return { entryId: entry.id, changedEntryIds: alsoChanged, outcome: { status: 'undone', entryDate: entry.entry_date, photos: photos.length, entryDeleted } as UndoOutcome };
     }
   });
-  if (alsoChanged.length) {
-    // The cache follows one entry per change; with more, it reloads.
-    ctx.journalCache.forget(userId);
-    for (const entryId of alsoChanged) ctx.events.publish(userId, { type: 'entries.changed', entryId });
-  }
   // The rows went with the change; a file that fails to go is an orphan, never a broken photo.
   await removePhotoFiles(ctx, removedPhotos).catch(() => undefined);
   return outcome;

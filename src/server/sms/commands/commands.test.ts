@@ -3,7 +3,7 @@ import { messages } from '../../../shared/messages';
 import { runReminderPass } from '../../reminders/service';
 import { apiClient, buildUser, signIn } from '../../test/factories';
 import { handleInboundText } from '../inbound-rules';
-import { inboundProcessingSettled } from '../inbound';
+import { inboundProcessingSettled } from '../inbound-job';
 import { sendDueMessages } from '../outbound';
 import {
   inboundRow,
