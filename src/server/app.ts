@@ -14,9 +14,7 @@ import type { AppContext } from './context';
 import { createTextCipher, SYSTEM_SUBJECT } from './crypto/encryption';
 import { deriveKey } from './crypto/tokens';
 import { migrateToLatest, openDatabase, optimizeQueryPlanner, type DatabaseHandle } from './db/database';
-import { devCheckoutRoutes } from './dev/checkout-routes';
-import { devMailRoutes } from './dev/mail-routes';
-import { devPhoneRoutes } from './dev/phone-routes';
+import { devRoutes } from './dev/index';
 import { createLocalEventBus } from './events';
 import { createPgEventBus } from './events/pg-bus';
 import { registerErrorHandler } from './http/error-handler';
@@ -146,9 +144,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(stripeWebhookRoutes, { prefix: '/webhooks/stripe' });
   await app.register(smsWebhookRoutes, { prefix: '/webhooks/twilio' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
-  if (ctx.simulators.sms) await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
-  if (ctx.simulators.mail) await app.register(devMailRoutes, { prefix: '/api/dev/mail' });
-  if (ctx.billing.kind === 'local') await app.register(devCheckoutRoutes, { prefix: '/api/dev/billing' });
+  // The simulators' APIs, in development only (dev/index.ts).
+  await app.register(devRoutes);
   registerJobs(app);
   await app.register(webRoutes, { serveWeb: options.serveWeb ?? true, root: options.webRoot });
   return app;

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { authTabTarget } from '../shared/auth-tab';
 import { isWebRoute, NOT_FOUND_PAGE_FILE, prerenderedFile } from '../shared/routes';
 import { preferredEncoding, varyOnEncoding, type ContentEncoding } from './compression/index';
+import { devPageOpen } from './dev/index';
 
 /** Where `npm run build` puts the web app. */
 export const WEB_DIST = resolve('dist/web');
@@ -20,8 +21,17 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
   const shellPath = join(root, 'index.html');
   const available = opts.serveWeb && existsSync(shellPath);
   if (available) {
-    // preCompressed: the build wrote .br and .gz beside each asset (scripts/precompress.mjs).
-    await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1y', immutable: true, preCompressed: true });
+    // preCompressed: the build wrote .br and .gz beside each asset (scripts/precompress.mjs). Source
+    // maps stay on the server (bench/bundle-size.mjs reads them): they are the app's source, 2.4 MB.
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      maxAge: '1y',
+      immutable: true,
+      preCompressed: true,
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
+    });
   }
   app.addHook('onSend', async (_request, reply, payload) => {
     varyOnEncoding(reply);
@@ -55,7 +65,8 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
     if (!available) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    const known = isWebRoute(path);
+    // Simulator pages are pages only while their simulator runs, in development (dev/index.ts).
+    const known = isWebRoute(path) && (!path.startsWith('/dev/') || devPageOpen(app.ctx, path, request));
     // A page the build rendered (a public page, or the 404 page) is served as that HTML; others get the app shell.
     const pre = known ? prerenderedFile(path) : NOT_FOUND_PAGE_FILE;
     const file = pre && html(pre) ? pre : 'index.html';
