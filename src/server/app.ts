@@ -37,6 +37,7 @@ import { createTwilioSms } from './providers/sms/twilio';
 import { createPhotoStorage } from './providers/storage/index';
 import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
+import { socketTimeouts } from './security/socket-timeouts';
 import { smsWebhookRoutes } from './sms/routes';
 import { vaultRoutes } from './vault/routes';
 import { webRoutes } from './web';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     loggerInstance: createLogger({ level: config.logLevel, isProduction: config.isProduction, pretty: config.logPretty }, options.logDestination),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    ...socketTimeouts,
   });
   app.decorate('ctx', ctx);
   if (!storedHashKey.opened) {
