@@ -21,6 +21,7 @@ export interface ProfilesTable {
   is_opted_out: Generated<number>;
   reminder_enabled: Generated<number>;
   reminder_time: Generated<string>;
+  /** No longer read (migration 0900): the account's one zone is `timezone`. */
   reminder_timezone: Generated<string>;
   weekly_recap_enabled: Generated<number>;
   prompts_enabled: Generated<number>;
@@ -29,7 +30,7 @@ export interface ProfilesTable {
   next_reminder_at: string | null;
   /** PAUSE by text: no automated texts until this instant (ISO-8601); null when not paused. */
   paused_until: string | null;
-  /** When the next weekly recap is due (Sunday 18:00 in reminder_timezone); null until computed. */
+  /** When the next weekly recap is due (Sunday 18:00 in timezone); null until computed. */
   next_recap_at: Generated<string | null>;
   key_salt: string;
   sms_consent_at: string | null;

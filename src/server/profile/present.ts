@@ -12,7 +12,8 @@ export function presentProfile(row: Profile, journalNumber: string): ProfileResp
     is_opted_out: row.is_opted_out === 1,
     reminder_enabled: row.reminder_enabled === 1,
     reminder_time: row.reminder_time,
-    reminder_timezone: row.reminder_timezone,
+    // The account's one zone; the column of that name is no longer read (migration 0900).
+    reminder_timezone: row.timezone,
     weekly_recap_enabled: row.weekly_recap_enabled === 1,
     prompts_enabled: row.prompts_enabled === 1,
     paused_until: row.paused_until,

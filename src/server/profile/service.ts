@@ -11,19 +11,24 @@ export async function getProfile(ctx: AppContext, userId: string): Promise<Profi
 
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
 
-/** Saves the user's own settings and tells their other open tabs. */
+/**
+ * Saves the user's own settings and tells their other open tabs. The account has one time zone, for
+ * entry dates, times, exports, text replies and reminders: `reminder_timezone`, the name older
+ * clients send, sets it too.
+ */
 export async function updateProfile(ctx: AppContext, userId: string, changes: ProfileUpdate): Promise<Profile> {
+  const timezone = changes.timezone ?? changes.reminder_timezone;
   const set: ProfileRowUpdate = {
     reminder_enabled: flag(changes.reminder_enabled),
     reminder_time: changes.reminder_time,
-    reminder_timezone: changes.reminder_timezone,
     weekly_recap_enabled: flag(changes.weekly_recap_enabled),
     prompts_enabled: flag(changes.prompts_enabled),
     on_this_day_enabled: flag(changes.on_this_day_enabled),
     paused_until: changes.paused_until,
-    timezone: changes.timezone,
-    // A changed schedule is recomputed by the reminder job.
-    next_reminder_at: changes.reminder_time || changes.reminder_timezone || changes.reminder_enabled !== undefined ? null : undefined,
+    timezone,
+    // A changed schedule is recomputed by the reminder job (a new zone moves the recap too).
+    next_reminder_at: changes.reminder_time || timezone || changes.reminder_enabled !== undefined ? null : undefined,
+    next_recap_at: timezone ? null : undefined,
     updated_at: ctx.clock.now().toISOString(),
   };
   const result = await ctx.db.updateTable('profiles').set(set).where('id', '=', userId).executeTakeFirst();

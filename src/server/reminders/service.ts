@@ -12,10 +12,10 @@ import { smsTexts } from '../sms/texts';
 import { promptForDay } from './prompts';
 import { nextDailyAt, nextWeeklyAt } from './schedule';
 
-/** The weekly recap goes out on Sundays at 18:00 in the user's reminder timezone. */
+/** The weekly recap goes out on Sundays at 18:00 in the user's time zone. */
 export const RECAP_WEEKDAY = 0;
 export const RECAP_TIME = '18:00';
-/** The reminder timezone when the stored one is unknown (spec 3 default). */
+/** The zone reminders use when the account's is unknown (spec 3 default). */
 export const DEFAULT_REMINDER_TIMEZONE = 'America/New_York';
 /**
  * A due time older than this was missed (the user was not eligible then, or no instance ran): it is
@@ -103,7 +103,7 @@ function byId(values: Array<[id: string, value: string | null]>) {
 /**
  * Fills in next_reminder_at (and next_recap_at) where they are null and the text is wanted: new
  * profiles, texts turned back on, and profiles whose schedule changed (PATCH /api/profile clears
- * next_reminder_at, so a new reminder timezone moves the recap too). The first occurrence at or
+ * next_reminder_at, so a new time zone moves the recap too). The first occurrence at or
  * after `at`, a batch to a statement.
  */
 async function scheduleUnscheduled(ctx: AppContext, at: Date): Promise<void> {
@@ -111,7 +111,7 @@ async function scheduleUnscheduled(ctx: AppContext, at: Date): Promise<void> {
     for (;;) {
       const rows = await ctx.db
         .selectFrom('profiles')
-        .select(['id', 'reminder_time', 'reminder_timezone', 'weekly_recap_enabled'])
+        .select(['id', 'reminder_time', 'timezone', 'weekly_recap_enabled'])
         .where(column, 'is', null)
         .where(wanted(column))
         .limit(BATCH)
@@ -119,9 +119,9 @@ async function scheduleUnscheduled(ctx: AppContext, at: Date): Promise<void> {
       if (rows.length === 0) break;
       const recaps = rows.map((row): [string, string | null] => [
         row.id,
-        row.weekly_recap_enabled === 1 ? nextWeeklyAt(at, RECAP_WEEKDAY, RECAP_TIME, scheduleZone(row.reminder_timezone)).toISOString() : null,
+        row.weekly_recap_enabled === 1 ? nextWeeklyAt(at, RECAP_WEEKDAY, RECAP_TIME, scheduleZone(row.timezone)).toISOString() : null,
       ]);
-      const reminders = rows.map((row): [string, string] => [row.id, nextDailyAt(at, row.reminder_time, scheduleZone(row.reminder_timezone)).toISOString()]);
+      const reminders = rows.map((row): [string, string] => [row.id, nextDailyAt(at, row.reminder_time, scheduleZone(row.timezone)).toISOString()]);
       const result = await ctx.db
         .updateTable('profiles')
         .set(column === 'next_reminder_at' ? { next_reminder_at: byId(reminders), next_recap_at: byId(recaps) } : { next_recap_at: byId(recaps) })
@@ -240,7 +240,7 @@ async function planReminders(ctx: AppContext, rows: Profile[], at: Date): Promis
       return [r.id, { base: last && last > joined ? last : joined, wroteToday: last === todays.get(r.id) }];
     }),
   );
-  const days = new Map(rows.map((r) => [r.id, localDate(new Date(r.next_reminder_at!), scheduleZone(r.reminder_timezone))]));
+  const days = new Map(rows.map((r) => [r.id, localDate(new Date(r.next_reminder_at!), scheduleZone(r.timezone))]));
   const keys = rows.flatMap((r) => [`reminder:${r.id}:${days.get(r.id)}`, `nudge:${r.id}:${days.get(r.id)}`]);
   const texted = new Set((await ctx.db.selectFrom('sms_messages').select('dedupe_key').where('dedupe_key', 'in', keys).execute()).map((m) => m.dedupe_key));
   // Nudges already sent in the current lapse (which starts the day after the last entry).
@@ -249,7 +249,7 @@ async function planReminders(ctx: AppContext, rows: Profile[], at: Date): Promis
 
   const plans: Plan[] = [];
   for (const row of rows) {
-    const next = nextDailyAt(after(at, row.next_reminder_at!), row.reminder_time, scheduleZone(row.reminder_timezone));
+    const next = nextDailyAt(after(at, row.next_reminder_at!), row.reminder_time, scheduleZone(row.timezone));
     const today = todays.get(row.id)!;
     const day = days.get(row.id)!;
     const { base, wroteToday } = quiet.get(row.id)!;
@@ -299,7 +299,7 @@ export async function weekInNumbers(ctx: AppContext, userId: string, today: stri
 async function planRecaps(ctx: AppContext, rows: Profile[], at: Date): Promise<Plan[]> {
   const plans: Plan[] = [];
   for (const row of rows) {
-    const zone = scheduleZone(row.reminder_timezone);
+    const zone = scheduleZone(row.timezone);
     const next = nextWeeklyAt(after(at, row.next_recap_at!), RECAP_WEEKDAY, RECAP_TIME, zone);
     if (await heldBack(ctx, row, 'next_recap_at', at)) {
       plans.push({ row, next, outcome: 'skipped' });
