@@ -10,8 +10,11 @@ type ImageFormat = keyof typeof FORMATS;
 
 /** Longest side of the list thumbnail. */
 const THUMB_SIZE = 480;
-// A small file can still unpack into a huge bitmap; refuse anything beyond 100 megapixels.
-const MAX_PIXELS = 100_000_000;
+/**
+ * A small file can still unpack into a huge bitmap: anything beyond 50 megapixels (a phone's
+ * largest photos are about 50) is refused from its header, before it is decoded.
+ */
+export const MAX_PIXELS = 50_000_000;
 
 export interface PreparedImage {
   /** The image re-encoded in its own format, turned upright, with no metadata (EXIF, GPS…). */
@@ -34,12 +37,23 @@ export async function detectImageFormat(bytes: Buffer): Promise<ImageFormat | nu
   }
 }
 
+/** True when the image's header gives it more pixels (every frame counted) than MAX_PIXELS; reads nothing else. */
+export async function hasTooManyPixels(bytes: Buffer): Promise<boolean> {
+  try {
+    const { width, height, pageHeight, pages } = await sharp(bytes).metadata();
+    return (width ?? 0) * (pageHeight ?? height ?? 0) * (pages ?? 1) > MAX_PIXELS;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Decodes the whole image and re-encodes it: what is kept is only pixels. Null when the bytes
- * are not a complete jpeg, png, gif or webp image.
+ * are not a complete jpeg, png, gif or webp image, or have more than MAX_PIXELS.
  */
 export async function prepareImage(bytes: Buffer): Promise<PreparedImage | null> {
   try {
+    if (await hasTooManyPixels(bytes)) return null;
     const { format, pages } = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
     if (!isAllowed(format)) return null;
     const animated = (pages ?? 1) > 1;

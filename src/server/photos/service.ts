@@ -16,7 +16,7 @@ import type { CachedEntry } from '../journal/cache';
 import { changeJournal } from '../journal/changes';
 import { readEntry } from '../journal/read-entry';
 import { findEntry, listPhotos, touchEntry } from '../journal/repo';
-import { cleanFileName, prepareImage, type PreparedImage } from './images';
+import { cleanFileName, hasTooManyPixels, prepareImage, type PreparedImage } from './images';
 import { newPhotoKeys } from './keys';
 import { deletePhotoRow, entryPhotoTotals, findPhoto, insertPhotos, nextPhotoPosition } from './repo';
 import type { PhotoUpload } from './uploads';
@@ -37,8 +37,12 @@ export function checkPhotoRoom(uploads: readonly Pick<PhotoUpload, 'size'>[], cu
   }
 }
 
-/** Decodes every upload (one at a time, to bound memory); any that is not an allowed image refuses all. */
+/**
+ * Decodes every upload (one at a time, to bound memory); any that is not an allowed image refuses
+ * all. Sizes are read from the headers first: one oversized image refuses all before any is decoded.
+ */
 export async function preparePhotos(uploads: readonly PhotoUpload[]): Promise<PreparedPhoto[]> {
+  for (const upload of uploads) if (await hasTooManyPixels(upload.bytes)) throw invalidInput(messages.entries.tooManyPixels);
   const prepared: PreparedPhoto[] = [];
   for (const upload of uploads) {
     const image = await prepareImage(upload.bytes);
