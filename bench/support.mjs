@@ -43,6 +43,11 @@ export async function loadApp(env) {
 /** The child process's part as the app: listens, tells its parent the port, exits when stopped (so a --cpu-prof profile is written). */
 export async function serveApp(env) {
   const app = await loadApp(env);
+  // BENCH_SQLITE_SYNCHRONOUS=NORMAL measures what the app's FULL costs (on its one connection).
+  if (env.BENCH_SQLITE_SYNCHRONOUS) {
+    const { sql } = await import('kysely');
+    await sql.raw(`pragma synchronous = ${env.BENCH_SQLITE_SYNCHRONOUS}`).execute(app.ctx.db);
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.once('SIGINT', () => process.exit(0));
   process.send({ port: app.server.address().port });
