@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const children = [
-  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server/cli.ts', 'serve'], { cwd: root, stdio: 'inherit' }),
+  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server/cli/index.ts', 'serve'], { cwd: root, stdio: 'inherit' }),
   spawn('npx', ['vite'], { cwd: root, stdio: 'inherit' }),
 ];
 const stop = () => children.forEach((c) => c.kill('SIGTERM'));

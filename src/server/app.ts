@@ -7,34 +7,23 @@ import { authRoutes } from './auth/routes';
 import { billingRoutes } from './billing/billing-routes';
 import { subscriptionRoutes } from './billing/routes';
 import { stripeWebhookRoutes } from './billing/webhook-routes';
-import { systemClock, type Clock } from './clock';
 import { registerCompression } from './compression/index';
-import { resolveMasterKey, type Config } from './config';
+import type { Config } from './config';
 import type { AppContext } from './context';
-import { createTextCipher, SYSTEM_SUBJECT } from './crypto/encryption';
-import { deriveKey } from './crypto/tokens';
-import { migrateToLatest, openDatabase, optimizeQueryPlanner, type DatabaseHandle } from './db/database';
+import { createContext, type ContextOptions } from './create-context';
 import { devRoutes } from './dev/index';
-import { createLocalEventBus } from './events';
 import { createPgEventBus } from './events/pg-bus';
+import { eventRoutes } from './events/routes';
+import { exportRoutes } from './export/routes';
 import { registerErrorHandler } from './http/error-handler';
 import { registerNoStoreForApi } from './http/no-store';
 import { importRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
-import { JournalCache } from './journal/cache';
-import { checkMasterKeys } from './keys/key-guard';
-import { loadStoredHashKey } from './keys/sealed-secrets';
 import { createLogger } from './logging/logger';
-import { createAppMetrics } from './metrics/app-metrics';
 import { registerMetrics } from './metrics/routes';
 import { journalPlugins } from './journal/plugin';
 import { onThisDayRoutes } from './on-this-day/routes';
-import { createBillingProvider } from './providers/billing/index';
-import { createMailSimulator } from './providers/mail/simulator';
-import { createSmtpMailer } from './providers/mail/smtp';
-import { createSmsSimulator } from './providers/sms/simulator';
-import { createTwilioSms } from './providers/sms/twilio';
-import { createPhotoStorage } from './providers/storage/index';
+import { mediaRoutes } from './photos/media-routes';
 import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
 import { socketTimeouts } from './security/socket-timeouts';
@@ -48,10 +37,7 @@ declare module 'fastify' {
   }
 }
 
-export interface BuildOptions {
-  /** An open database; by default the one config.databaseUrl names. */
-  database?: DatabaseHandle;
-  clock?: Clock;
+export interface BuildOptions extends ContextOptions {
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
@@ -62,43 +48,7 @@ export interface BuildOptions {
 
 /** Builds the whole product as one Fastify instance. `main.ts` only listens. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const database = options.database ?? openDatabase(config.databaseUrl);
-  await migrateToLatest(database.db);
-  await optimizeQueryPlanner(database);
-  const masterKey = resolveMasterKey(config);
-  // Keys that do not fit a key rotation under way (or finished) stop the start (keys/key-guard.ts).
-  await checkMasterKeys(database.db, masterKey, config.previousMasterKey).catch(async (error: unknown) => {
-    if (!options.database) await database.close();
-    throw error;
-  });
-
-  const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber) : undefined;
-  const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
-  const clock = options.clock ?? systemClock;
-  const cipher = createTextCipher(masterKey, config.previousMasterKey);
-  const storedHashKey = await loadStoredHashKey({ db: database.db, cipher, masterKey, now: clock.now().toISOString() });
-  const ctx: AppContext = {
-    config,
-    db: database.db,
-    dbKind: database.kind,
-    clock,
-    cipher,
-    events: createLocalEventBus(),
-    sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
-    mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
-    storage: createPhotoStorage(config.storage),
-    billing: createBillingProvider(config, clock),
-    // The cache reads through the context it belongs to.
-    journalCache: new JournalCache(() => ctx, config.searchCacheBytes),
-    metrics: createAppMetrics(() => ctx),
-    simulators: { sms: smsSimulator, mail: mailSimulator },
-    keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links'), storedHashes: storedHashKey.key },
-    outbox: { kick: () => {} },
-    inbound: { kick: () => {} },
-  };
-
-  // Stored message bodies are sealed with the system key: derive it now, off the event loop.
-  await ctx.cipher.prepare(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt);
+  const { ctx, database, storedHashKeyOpened, close } = await createContext(config, options);
 
   const app = Fastify({
     // Never log bodies or tokens: only method, path (no query string) and status (logging/logger.ts).
@@ -108,13 +58,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...socketTimeouts,
   });
   app.decorate('ctx', ctx);
-  if (!storedHashKey.opened) {
+  if (!storedHashKeyOpened) {
     // Started anyway, as with any value no configured key opens (the journal shows it too).
     app.log.warn('Neither MASTER_KEY nor MASTER_KEY_PREVIOUS opens the stored key of import fingerprints and UNDO (sealed_secrets): MASTER_KEY is not this database\'s key');
   }
-  app.addHook('onClose', async () => {
-    await database.close();
-  });
+  app.addHook('onClose', close);
   if (database.kind === 'postgres') {
     // Realtime across instances: LISTEN/NOTIFY on the same database (closed before the pool).
     const bus = await createPgEventBus({ connectionString: config.databaseUrl, db: database.db, log: app.log.child({ component: 'events' }) });
@@ -137,6 +85,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(accountDeletionRoutes, { prefix: '/api/auth' });
   await app.register(journalPlugins);
+  // Export needs sign-in only; media links carry their own signature; events check the token.
+  await app.register(exportRoutes, { prefix: '/api/export' });
+  await app.register(mediaRoutes, { prefix: '/media' });
+  await app.register(eventRoutes, { prefix: '/api/events' });
   await app.register(profileRoutes, { prefix: '/api/profile' });
   await app.register(importRoutes, { prefix: '/api/import' });
   await app.register(onThisDayRoutes, { prefix: '/api/on-this-day' });

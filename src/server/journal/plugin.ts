@@ -1,13 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { eventRoutes } from '../events/routes';
-import { exportRoutes } from '../export/routes';
-import { mediaRoutes } from '../photos/media-routes';
 import { photoRoutes } from '../photos/routes';
 import { requireJournalAccess } from './gate';
 import { entryRoutes, entryUploadRoutes, statsRoutes } from './routes';
 
-/** Everything the journal serves: entries, photos, statistics, export, media links and events. */
+/** The journal's own routes: entries, photos and statistics, behind sign-in and access. */
 export async function journalPlugins(app: FastifyInstance): Promise<void> {
   // The journal itself needs sign-in and a running trial or subscription.
   await app.register(async (journal) => {
@@ -22,8 +19,4 @@ export async function journalPlugins(app: FastifyInstance): Promise<void> {
       await uploads.register(photoRoutes, { prefix: '/api/entries' });
     });
   });
-  // Export needs sign-in only; media links carry their own signature; events check the token.
-  await app.register(exportRoutes, { prefix: '/api/export' });
-  await app.register(mediaRoutes, { prefix: '/media' });
-  await app.register(eventRoutes, { prefix: '/api/events' });
 }

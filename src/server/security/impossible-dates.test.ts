@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCalendarDay } from '../../shared/validation';
 import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
-import { parseTickArgs } from '../reminders/cli';
+import { parseTickArgs } from '../cli/reminders';
 import { buildTestApp, type TestApp } from '../test/app';
 
 /** Dates with the right shape that are no day at all (month 13, month 0, day 0, February 30). */

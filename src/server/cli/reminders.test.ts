@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { describeSummary, parseTickArgs } from './cli';
+import { describeSummary, parseTickArgs } from './reminders';
 
 const run = promisify(execFile);
 const bin = resolve(__dirname, '../../../bin/jotline.mjs');

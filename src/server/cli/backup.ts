@@ -1,6 +1,6 @@
 import { loadConfig } from '../config';
 import { sqliteFileOf } from '../db/database';
-import { backupSqlite, BackupError, postgresBackupRecipe } from './backup';
+import { backupSqlite, BackupError, postgresBackupRecipe } from '../backup/backup';
 
 export const BACKUP_USAGE = 'Usage: jotline backup FILE   (a consistent copy of the SQLite database, taken while the service runs)';
 

@@ -1,7 +1,7 @@
-import { buildApp } from '../app';
 import { loadConfig } from '../config';
+import { createContext } from '../create-context';
 import { isCalendarDay } from '../journal/dates';
-import { runReminderPass, type ReminderPassSummary } from './service';
+import { runReminderPass, type ReminderPassSummary } from '../reminders/service';
 
 export const TICK_USAGE = 'Usage: jotline reminders tick [--at 2026-11-22T20:00:00-05:00]';
 
@@ -41,12 +41,12 @@ export async function reminderTickCommand(args: readonly string[]): Promise<void
     process.exitCode = 2;
     return;
   }
-  const app = await buildApp({ ...loadConfig(), jobs: false }, { serveWeb: false });
+  const { ctx, close } = await createContext(loadConfig());
   try {
-    const at = parsed.at ?? app.ctx.clock.now();
+    const at = parsed.at ?? ctx.clock.now();
     // The queued texts are sent by the running app's outbound sender.
-    console.log(describeSummary(await runReminderPass(app.ctx, at), at));
+    console.log(describeSummary(await runReminderPass(ctx, at), at));
   } finally {
-    await app.close();
+    await close();
   }
 }

@@ -1,12 +1,12 @@
 import 'dotenv/config';
-import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
-import { migrateToLatest, openDatabase } from './db/database';
-import { backupCommand } from './backup/cli';
-import { createDemoAccount } from './demo/demo-account';
-import { keysCommand } from './keys/cli';
-import { serve } from './main';
-import { reminderTickCommand } from './reminders/cli';
+import { ConfigError, loadConfig } from '../config';
+import { createContext } from '../create-context';
+import { migrateToLatest, openDatabase } from '../db/database';
+import { createDemoAccount } from '../demo/demo-account';
+import { serve } from '../main';
+import { backupCommand } from './backup';
+import { keysCommand } from './keys';
+import { reminderTickCommand } from './reminders';
 
 const usage = `Usage: jotline <command>
 
@@ -51,13 +51,13 @@ async function demo(): Promise<void> {
     return;
   }
   console.log('Writing a year of demo entries…');
-  const app = await buildApp({ ...config, jobs: false }, { serveWeb: false });
+  const { ctx, close } = await createContext(config);
   try {
-    const account = await createDemoAccount(app.ctx);
+    const account = await createDemoAccount(ctx);
     console.log(`Demo account ready: ${account.entries} entries, ${account.photos} photos, phone ${account.phone}.`);
     console.log(`\n  Sign in at ${account.signInUrl}\n  Email      ${account.email}\n  Password   ${account.password}\n`);
   } finally {
-    await app.close();
+    await close();
   }
 }
 

@@ -1,6 +1,6 @@
-import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { KeyRotationError, rotateMasterKey, type RotationReport } from './rotate';
+import { createContext } from '../create-context';
+import { KeyRotationError, rotateMasterKey, type RotationReport } from '../keys/rotate';
 
 export const KEYS_USAGE = 'Usage: jotline keys rotate   (reseal everything from MASTER_KEY_PREVIOUS under MASTER_KEY, while the service runs)';
 
@@ -25,8 +25,7 @@ export async function keysCommand(args: readonly string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const config = loadConfig();
-  const app = await buildApp({ ...config, jobs: false, logLevel: 'warn' }, { serveWeb: false });
+  const { ctx, close } = await createContext(loadConfig());
   const stop = new AbortController();
   const onSignal = () => {
     console.error('Stopping after the user (or batch of texts) in hand…');
@@ -35,7 +34,7 @@ export async function keysCommand(args: readonly string[]): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const report = await rotateMasterKey(app.ctx, {
+    const report = await rotateMasterKey(ctx, {
       signal: stop.signal,
       onProgress: ({ phase, counts }) => {
         if (phase === 'users' && counts.users % PROGRESS_EVERY_USERS === 0) console.log(`  ${counts.users} users resealed…`);
@@ -64,6 +63,6 @@ export async function keysCommand(args: readonly string[]): Promise<void> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await app.close();
+    await close();
   }
 }

@@ -1,0 +1,82 @@
+import { systemClock, type Clock } from './clock';
+import { resolveMasterKey, type Config } from './config';
+import type { AppContext } from './context';
+import { createTextCipher, SYSTEM_SUBJECT } from './crypto/encryption';
+import { deriveKey } from './crypto/tokens';
+import { migrateToLatest, openDatabase, optimizeQueryPlanner, type DatabaseHandle } from './db/database';
+import { createLocalEventBus } from './events';
+import { JournalCache } from './journal/cache';
+import { checkMasterKeys } from './keys/key-guard';
+import { loadStoredHashKey } from './keys/sealed-secrets';
+import { createAppMetrics } from './metrics/app-metrics';
+import { createBillingProvider } from './providers/billing/index';
+import { createMailSimulator } from './providers/mail/simulator';
+import { createSmtpMailer } from './providers/mail/smtp';
+import { createSmsSimulator } from './providers/sms/simulator';
+import { createTwilioSms } from './providers/sms/twilio';
+import { createPhotoStorage } from './providers/storage/index';
+
+export interface ContextOptions {
+  /** An open database; by default the one config.databaseUrl names. */
+  database?: DatabaseHandle;
+  clock?: Clock;
+}
+
+export interface OpenedContext {
+  ctx: AppContext;
+  /** The database handle the context reads and writes. */
+  database: DatabaseHandle;
+  /** False when no configured key opens the stored key of import fingerprints and UNDO. */
+  storedHashKeyOpened: boolean;
+  /** Closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything a service needs, without HTTP: the server builds its app on it, and each CLI command
+ * (cli/) uses it alone. Migrates the database first; refuses keys that do not fit it.
+ */
+export async function createContext(config: Config, options: ContextOptions = {}): Promise<OpenedContext> {
+  const database = options.database ?? openDatabase(config.databaseUrl);
+  const closeOwn = async () => {
+    if (!options.database) await database.close();
+  };
+  const masterKey = resolveMasterKey(config);
+  try {
+    await migrateToLatest(database.db);
+    await optimizeQueryPlanner(database);
+    // Keys that do not fit a key rotation under way (or finished) stop the start (keys/key-guard.ts).
+    await checkMasterKeys(database.db, masterKey, config.previousMasterKey);
+  } catch (error) {
+    await closeOwn();
+    throw error;
+  }
+
+  const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber) : undefined;
+  const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
+  const clock = options.clock ?? systemClock;
+  const cipher = createTextCipher(masterKey, config.previousMasterKey);
+  const storedHashKey = await loadStoredHashKey({ db: database.db, cipher, masterKey, now: clock.now().toISOString() });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    clock,
+    cipher,
+    events: createLocalEventBus(),
+    sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
+    mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
+    storage: createPhotoStorage(config.storage),
+    billing: createBillingProvider(config, clock),
+    // The cache reads through the context it belongs to.
+    journalCache: new JournalCache(() => ctx, config.searchCacheBytes),
+    metrics: createAppMetrics(() => ctx),
+    simulators: { sms: smsSimulator, mail: mailSimulator },
+    keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links'), storedHashes: storedHashKey.key },
+    outbox: { kick: () => {} },
+    inbound: { kick: () => {} },
+  };
+  // Stored message bodies are sealed with the system key: derive it now, off the event loop.
+  await ctx.cipher.prepare(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt);
+  return { ctx, database, storedHashKeyOpened: storedHashKey.opened, close: () => database.close() };
+}
