@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyHttpOptions } from 'fastify';
+import type { Server } from 'node:http';
 
 /**
  * How long a connection may take, as Fastify's server options. Without them a client sending its
@@ -14,4 +15,4 @@ export const socketTimeouts = {
   // Idle keep-alive sockets close after this: above the 60 s a load balancer usually keeps one,
   // so it never reuses a socket just closed here.
   keepAliveTimeout: 65_000,
-} satisfies Partial<FastifyServerOptions>;
+} satisfies Partial<FastifyHttpOptions<Server>>;
