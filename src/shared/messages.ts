@@ -51,6 +51,7 @@ export const messages = {
     alreadyRegistered: 'User already registered',
     emailRequired: 'Email is required',
     invalidTimezone: 'Please choose a valid timezone',
+    timezoneHelp: 'Your entries are dated, and reminders sent, in this time zone. You can change it in Settings.',
   },
   verification: {
     heading: 'Check your phone!',
@@ -328,6 +329,7 @@ export const messages = {
     dailyReminder: 'Daily reminder',
     reminderTime: 'Reminder time',
     timezone: 'Time zone',
+    timezoneHelp: 'Your entries’ dates and times, exports, replies to your texts, reminders and the weekly recap all follow this time zone.',
     weeklyRecap: 'Weekly recap',
     weeklyRecapHelp: 'A look back at your week, sent on Sundays at 6pm.',
     dailyPrompts: 'Daily prompts',

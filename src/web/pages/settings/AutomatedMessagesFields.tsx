@@ -1,13 +1,16 @@
 import { useId } from 'react';
 import { messages } from '../../../shared/messages';
 import { settingsCopy } from './copy';
-import { ReminderTimePicker, Select } from './ReminderTimePicker';
+import { Select } from '../../components/ui/Select';
+import { timezoneOptions } from '../../features/time-zone/zones';
+import { ReminderTimePicker } from './ReminderTimePicker';
 import { SettingSwitch } from './SettingSwitch';
-import { timezoneOptions, type ReminderSettings } from './settings-form';
+import type { ReminderSettings } from './settings-form';
 
 /**
  * Spec 2's automated messages, in its order: daily reminder, its time, the time zone, the weekly
- * recap, and daily prompts. An opted-out user's switches are disabled (spec 2).
+ * recap, and daily prompts. An opted-out user's switches are disabled (spec 2); the time zone is the
+ * account's, for entries and exports too, so it stays open.
  */
 export function AutomatedMessagesFields(props: {
   value: ReminderSettings;
@@ -25,34 +28,36 @@ export function AutomatedMessagesFields(props: {
         onCheckedChange={(reminder_enabled) => onChange({ reminder_enabled })}
         disabled={optedOut}
       >
-        <div className="mt-4 grid gap-4 sm:grid-cols-[auto_minmax(0,1fr)] sm:gap-6">
+        <div className="mt-4">
           <ReminderTimePicker
             value={value.reminder_time}
             onChange={(reminder_time) => onChange({ reminder_time })}
             disabled={!value.reminder_enabled}
           />
-          <div className="min-w-0">
-            <label htmlFor={`${id}-zone`} className="mb-1.5 block text-sm font-medium text-stone-700">
-              {settingsCopy.timezone}
-            </label>
-            <Select
-              id={`${id}-zone`}
-              value={value.reminder_timezone}
-              onChange={(e) => onChange({ reminder_timezone: e.target.value })}
-              aria-describedby={`${id}-zone-help`}
-            >
-              {timezoneOptions(value.reminder_timezone).map((zone) => (
-                <option key={zone.value} value={zone.value}>
-                  {zone.label}
-                </option>
-              ))}
-            </Select>
-            <p id={`${id}-zone-help`} className="mt-1.5 text-xs text-stone-500">
-              Your reminder and weekly recap follow this time zone.
-            </p>
-          </div>
         </div>
       </SettingSwitch>
+      {/* The account's one zone: not only the reminder's, so never disabled with it. */}
+      <div className="py-4">
+        <label htmlFor={`${id}-zone`} className="mb-1.5 block text-sm font-semibold text-ink">
+          {settingsCopy.timezone}
+        </label>
+        <Select
+          id={`${id}-zone`}
+          className="sm:max-w-xs"
+          value={value.timezone}
+          onChange={(e) => onChange({ timezone: e.target.value })}
+          aria-describedby={`${id}-zone-help`}
+        >
+          {timezoneOptions(value.timezone).map((zone) => (
+            <option key={zone.value} value={zone.value}>
+              {zone.label}
+            </option>
+          ))}
+        </Select>
+        <p id={`${id}-zone-help`} className="mt-1.5 text-sm leading-6 text-stone-500">
+          {settingsCopy.timezoneHelp}
+        </p>
+      </div>
       <SettingSwitch
         label={settingsCopy.weeklyRecap}
         help={settingsCopy.weeklyRecapHelp}

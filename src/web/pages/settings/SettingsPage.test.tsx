@@ -41,7 +41,7 @@ describe('settings page states', () => {
 
 describe('automated messages', () => {
   it('shows the stored settings, the time in 12-hour form', async () => {
-    installSettingsApi(buildProfile({ reminder_time: '07:45', reminder_timezone: 'America/Phoenix', weekly_recap_enabled: false, prompts_enabled: false }));
+    installSettingsApi(buildProfile({ reminder_time: '07:45', timezone: 'America/Phoenix', weekly_recap_enabled: false, prompts_enabled: false }));
     renderSettings();
     const c = await findControls();
     expect(c.dailyReminder).toBeChecked();
@@ -85,9 +85,31 @@ describe('automated messages', () => {
     expect([...c.hour.options].map((o) => Number(o.value)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
+  it('shows and changes the account’s one time zone, also with the reminder off, and says what follows it', async () => {
+    const api = installSettingsApi(buildProfile({ timezone: 'America/Chicago', reminder_timezone: 'America/New_York', reminder_enabled: false }));
+    renderSettings();
+    const c = await findControls();
+    expect(c.timezone).toHaveDisplayValue('Central');
+    expect(c.timezone).toBeEnabled();
+    expect(c.timezone).toHaveAccessibleDescription(settingsCopy.timezoneHelp);
+    const user = userEvent.setup();
+    await user.selectOptions(c.timezone, 'Alaska');
+    await user.click(c.save);
+    await toasts().findByText(messages.profile.updated);
+    expect(api.requestsTo('PATCH /api/profile')[0]!.body).toEqual({ timezone: 'America/Anchorage' });
+  });
+
+  it('lists a stored zone outside the seven by its own name', async () => {
+    installSettingsApi(buildProfile({ timezone: 'America/Detroit' }));
+    renderSettings();
+    const c = await findControls();
+    expect(c.timezone).toHaveDisplayValue('America/Detroit');
+    expect(c.timezone.options).toHaveLength(8);
+  });
+
   it('fills in the defaults where the profile has no value', async () => {
     const bare: Record<string, unknown> = { ...buildProfile() };
-    for (const field of ['reminder_enabled', 'reminder_time', 'reminder_timezone', 'weekly_recap_enabled', 'prompts_enabled']) bare[field] = null;
+    for (const field of ['reminder_enabled', 'reminder_time', 'timezone', 'weekly_recap_enabled', 'prompts_enabled']) bare[field] = null;
     installSettingsApi(bare as never);
     renderSettings();
     const c = await findControls();
@@ -146,7 +168,7 @@ describe('automated messages', () => {
     await user.selectOptions(c.timezone, 'Pacific');
     await user.click(c.save);
     await toasts().findByText(messages.profile.updated);
-    expect(api.requestsTo('PATCH /api/profile')[0]!.body).toEqual({ reminder_time: '12:30', reminder_timezone: 'America/Los_Angeles' });
+    expect(api.requestsTo('PATCH /api/profile')[0]!.body).toEqual({ reminder_time: '12:30', timezone: 'America/Los_Angeles' });
   });
 
   it('turns the reminder and daily prompts off', async () => {

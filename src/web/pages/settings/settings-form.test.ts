@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { paidSubscription, trialSubscription, expiredSubscription } from './test-support';
 import { planState } from './plan-badge';
 import { minuteOptions, toTwelveHour, toTwentyFourHour } from './reminder-time';
-import { changedSettings, DEFAULT_REMINDER_SETTINGS, settingsFromProfile, timezoneOptions } from './settings-form';
+import { timezoneOptions } from '../../features/time-zone/zones';
+import { changedSettings, DEFAULT_REMINDER_SETTINGS, settingsFromProfile } from './settings-form';
 
 describe('reminder time', () => {
   it.each([
@@ -45,7 +46,7 @@ describe('reminder settings', () => {
     expect(DEFAULT_REMINDER_SETTINGS).toMatchObject({
       reminder_enabled: true,
       reminder_time: '20:00',
-      reminder_timezone: 'America/New_York',
+      timezone: 'America/New_York',
       weekly_recap_enabled: true,
     });
     expect(settingsFromProfile({ reminder_time: 'soon' }).reminder_time).toBe('20:00');

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { DEFAULT_TIMEZONE } from '../../../shared/auth-schemas';
 import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH, SIGN_UPS_PER_WINDOW } from '../../../shared/limits';
 import { messages } from '../../../shared/messages';
 import { limitPhoneInput } from '../../../shared/phone';
@@ -10,14 +11,16 @@ import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
 import { fieldAria } from '../../components/ui/field-aria';
 import { Input } from '../../components/ui/Input';
+import { Select } from '../../components/ui/Select';
 import { PasswordInput } from '../../components/ui/PasswordInput';
 import { attemptLimit } from '../../features/auth/attempt-limit';
 import { useAuth } from '../../features/auth/auth-context';
 import { textLinkClasses } from '../../features/auth/AuthLayout';
+import { browserTimezone, timezoneOptions } from '../../features/time-zone/zones';
 import { readSignUpDraft, savePendingVerification, type PendingVerification } from '../../features/auth/pending-verification';
 import { PasswordChecklist } from './PasswordChecklist';
 import { signUpFailureNotice, type Notice } from './sign-up-failure';
-import { browserTimezone, checkSignUp, type SignUpErrors, type SignUpFields } from './sign-up-validation';
+import { checkSignUp, type SignUpErrors, type SignUpFields } from './sign-up-validation';
 import { SmsConsentField } from './SmsConsentField';
 
 const signUpAttempts = attemptLimit('jotline.signUpAttempts', SIGN_UPS_PER_WINDOW);
@@ -32,6 +35,8 @@ export function SignUpForm() {
     const draft = readSignUpDraft(location.state);
     return { email: draft?.email ?? '', phone: draft ? formatUsPhone(draft.phone) : '', password: '', smsConsent: false };
   });
+  // The journal's zone, from this browser (Eastern while pre-rendered on the server); the person can change it.
+  const [timezone, setTimezone] = useState(() => (typeof window === 'undefined' ? DEFAULT_TIMEZONE : browserTimezone()));
   const [errors, setErrors] = useState<SignUpErrors>({});
   const [formError, setFormError] = useState<Notice | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -72,7 +77,7 @@ export function SignUpForm() {
         email: check.email,
         password: fields.password,
         phoneNumber: check.phoneNumber,
-        timezone: browserTimezone(),
+        timezone,
         smsConsent: true,
       });
       if (!result.verification_token) {
@@ -127,6 +132,21 @@ export function SignUpForm() {
           onChange={(e) => update('phone', limitPhoneInput(e.target.value))}
           {...fieldAria('sign-up-phone', { error: errors.phone, help: true })}
         />
+      </Field>
+      <Field id="sign-up-timezone" label="Time zone" help={messages.signUp.timezoneHelp}>
+        <Select
+          id="sign-up-timezone"
+          name="timezone"
+          value={timezone}
+          onChange={(e) => setTimezone(e.target.value)}
+          aria-describedby="sign-up-timezone-help"
+        >
+          {timezoneOptions(timezone).map((zone) => (
+            <option key={zone.value} value={zone.value}>
+              {zone.label}
+            </option>
+          ))}
+        </Select>
       </Field>
       <div className="space-y-2">
         <Field id="sign-up-password" label="Password" error={errors.password}>

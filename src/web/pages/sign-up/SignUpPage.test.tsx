@@ -132,6 +132,19 @@ describe('sign-up page', () => {
     expect(api.requestsTo('POST /api/auth/signup')).toHaveLength(3);
   });
 
+  it('shows the time zone it will use, from this browser, and sends the one chosen', async () => {
+    api.on('POST /api/auth/signup', reply(200, { verification_token: 'verify-abc', redirect_to: '/journal' }));
+    renderApp(routes, ['/sign-up']);
+    const zone = screen.getByRole('combobox', { name: 'Time zone' });
+    expect(zone).toHaveValue(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(zone).toHaveAccessibleDescription(messages.signUp.timezoneHelp);
+    const user = await fillIn(valid);
+    await user.selectOptions(zone, 'Central');
+    await submit(user);
+    await screen.findByText('verification page');
+    expect(api.requestsTo('POST /api/auth/signup')[0]!.body).toMatchObject({ timezone: 'America/Chicago' });
+  });
+
   it('explains a verification timeout when sent back with ?timeout=true', () => {
     renderApp(routes, ['/sign-up?timeout=true']);
     expect(screen.getByText('Phone verification timed out')).toBeInTheDocument();

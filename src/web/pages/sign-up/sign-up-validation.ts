@@ -31,12 +31,3 @@ export function checkSignUp(fields: SignUpFields): SignUpCheck {
   if (Object.keys(errors).length > 0 || !phoneNumber) return { ok: false, errors };
   return { ok: true, email, phoneNumber };
 }
-
-/** The browser's IANA timezone, for reminders; the server falls back when it is missing. */
-export function browserTimezone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'America/New_York';
-  } catch {
-    return 'America/New_York';
-  }
-}
