@@ -2,7 +2,7 @@ export type Sodium = typeof import('libsodium-wrappers-sumo').default;
 
 let loading: Promise<Sodium> | undefined;
 
-/** libsodium (about 250 KB compressed with its WebAssembly), fetched the first time a vault needs it. */
+/** libsodium (about 190 KB gzipped, with its WebAssembly), fetched the first time a vault needs it. */
 export function loadSodium(): Promise<Sodium> {
   loading ??= import('libsodium-wrappers-sumo')
     .then(async ({ default: sodium }) => {

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { Spinner } from '../../components/ui/Spinner';
 import { ExportModal } from '../../features/journal';
+import { VaultCard } from '../../features/vault/VaultCard';
 import { PageHead } from '../../seo/PageHead';
 import { JournalHeader } from '../journal/JournalHeader';
 import { BillingCard } from './BillingCard';
@@ -70,6 +71,7 @@ function SettingsContent() {
       <BillingCard />
       <ReminderSettingsForm profile={profile.data} />
       <ImportCard />
+      <VaultCard />
       <DeleteAccountCard />
     </div>
   );

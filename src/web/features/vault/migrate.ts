@@ -1,0 +1,69 @@
+import type { OpenedEntryInput, SealedEntry, VaultSegment, VaultView } from '../../../shared/vault';
+import { loadSodium } from './sodium';
+import { fetchSealedBatch, finishTurningOff, sealNextBatch, sendOpenedEntries, startTurningOff } from './vault-api';
+import { openFile, openSegment, openText, type VaultKeys } from './vault-crypto';
+
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+/** Turning on: asks the server to seal a batch at a time until the whole journal is sealed. */
+export async function sealWholeJournal(onProgress: (progress: Progress) => void, signal?: AbortSignal): Promise<VaultView> {
+  for (;;) {
+    signal?.throwIfAborted();
+    const view = await sealNextBatch();
+    onProgress({ done: view.sealed_entries, total: view.total_entries });
+    if (view.state === 'on') return view;
+  }
+}
+
+/** An entry as its segments read: texts one after another, the latest title and tags. */
+export function entryFromSegments(segments: readonly VaultSegment[]): Pick<OpenedEntryInput, 'content' | 'title' | 'tags'> {
+  return {
+    content: segments.map((s) => s.text).join('\n\n'),
+    title: segments.findLast((s) => s.title !== undefined)?.title ?? null,
+    tags: segments.findLast((s) => s.tags !== undefined)?.tags ?? [],
+  };
+}
+
+async function openedFile(keys: VaultKeys, url: string): Promise<string> {
+  // Signed links: no session needed.
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`A sealed photo could not be fetched (${response.status})`);
+  const sodium = await loadSodium();
+  return sodium.to_base64(await openFile(keys, new Uint8Array(await response.arrayBuffer())), sodium.base64_variants.ORIGINAL);
+}
+
+async function openEntry(keys: VaultKeys, entry: SealedEntry): Promise<OpenedEntryInput> {
+  const segments = await Promise.all(entry.sealed.map((s) => openSegment(keys, s)));
+  const photos = [];
+  for (const photo of entry.photos) {
+    photos.push({ id: photo.id, file_name: await openText(keys, photo.file_name), full: await openedFile(keys, photo.url), thumb: await openedFile(keys, photo.thumbnail_url) });
+  }
+  return { id: entry.id, segments: segments.length, ...entryFromSegments(segments), photos };
+}
+
+/**
+ * Turning off: opens the sealed journal here a batch at a time and gives it back to the server;
+ * once nothing is sealed, the vault goes. An entry with photos travels alone (its photos are large).
+ */
+export async function openWholeJournal(keys: VaultKeys, view: VaultView, onProgress: (progress: Progress) => void, signal?: AbortSignal): Promise<void> {
+  if (view.state !== 'unsealing') await startTurningOff();
+  const total = view.total_entries;
+  let sealed = view.sealed_entries;
+  onProgress({ done: total - sealed, total });
+  for (let batch = (await fetchSealedBatch()).entries; batch.length > 0; batch = (await fetchSealedBatch()).entries) {
+    const texts: OpenedEntryInput[] = [];
+    for (const entry of batch) {
+      signal?.throwIfAborted();
+      const opened = await openEntry(keys, entry);
+      if (opened.photos.length === 0) texts.push(opened);
+      else sealed -= (await sendOpenedEntries([opened])).opened.length;
+      onProgress({ done: total - sealed, total });
+    }
+    if (texts.length > 0) sealed -= (await sendOpenedEntries(texts)).opened.length;
+    onProgress({ done: total - sealed, total });
+  }
+  await finishTurningOff();
+}
