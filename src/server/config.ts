@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { makePrivateDir } from './at-rest/private-files';
+import { makePrivateDir } from './private-files';
 
 const flag = z
   .enum(['true', 'false', '1', '0', ''])

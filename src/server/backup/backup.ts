@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { makeOwnerOnly } from '../at-rest/private-files';
+import { makeOwnerOnly } from '../private-files';
 
 /** The README's PostgreSQL recipe; `$DATABASE_URL` stays a variable so no password is ever printed. */
 export function postgresBackupRecipe(file: string): string {

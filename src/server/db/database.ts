@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
-import { makeOwnerOnly, makePrivateDir } from '../at-rest/private-files';
+import { makeOwnerOnly, makePrivateDir } from '../private-files';
 import { migrations } from './migrations/index';
 import type { Database } from './tables';
 

@@ -1,18 +1,13 @@
 import { openPhotoRows } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
+import { listOrder, type CachedEntry } from './cached-entry';
 import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, listEntries, listEntryPhotos, listPhotos } from './repo';
 import { searchableText } from './search';
 
-/** A decrypted entry held in memory, with what the filters and search need worked out once. */
-export interface CachedEntry extends OpenedEntry {
-  photos: JournalPhotoRow[];
-  foldedTags: string[];
-  /** Title, text and tags folded for search (search.ts). */
-  searchText: string;
-}
+export type { CachedEntry } from './cached-entry';
 
 interface CachedJournal {
   revision: number;
@@ -34,13 +29,6 @@ function bytesOf(entry: CachedEntry): number {
   // The text is held twice: as written, and folded for search.
   const chars = entry.content.length + (entry.title?.length ?? 0) + entry.searchText.length;
   return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES;
-}
-
-/** The journal's order: by the entry's date, newest first; within a day, the newest first. */
-export function listOrder(a: Pick<OpenedEntry, 'entry_date' | 'created_at' | 'id'>, b: Pick<OpenedEntry, 'entry_date' | 'created_at' | 'id'>): number {
-  if (a.entry_date !== b.entry_date) return a.entry_date > b.entry_date ? -1 : 1;
-  if (a.created_at !== b.created_at) return a.created_at > b.created_at ? -1 : 1;
-  return a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
 }
 
 function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {

@@ -57,7 +57,7 @@ export async function deleteEntry(db: Db, userId: string, entryId: string): Prom
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Every entry of one journal, in list order (cache.ts listOrder). */
+/** Every entry of one journal, in list order (cached-entry.ts listOrder). */
 export async function listEntries(db: Db, userId: string): Promise<JournalEntryRow[]> {
   return db
     .selectFrom('journal_entries')

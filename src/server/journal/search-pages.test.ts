@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryFilterSchema } from '../../shared/journal';
-import { listOrder, type CachedEntry } from './cache';
+import { listOrder, type CachedEntry } from './cached-entry';
 import { pageOfEntries, searchableText, searchTerms } from './search';
 
 // Few words, so terms are common, rare and absent in turn, and phrases sometimes span two words.

@@ -1,7 +1,7 @@
 import type { EntryFilter } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { invalidInput } from '../errors';
-import { listOrder, type CachedEntry } from './cache';
+import { listOrder, type CachedEntry } from './cached-entry';
 
 /** Case- and accent-insensitive form of text for matching: "Café" and "cafe" meet. */
 export function foldText(text: string): string {

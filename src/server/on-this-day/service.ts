@@ -4,18 +4,14 @@ import { localDate } from '../journal/dates';
 import { loadOwner } from '../journal/owner';
 import { isOnThisDay, matchingMonthDays, yearsAgo } from './days';
 
-/** Newest day first; within a day, the latest written first. */
-const newestFirst = (a: CachedEntry, b: CachedEntry) =>
-  a.entry_date !== b.entry_date ? (a.entry_date < b.entry_date ? 1 : -1) : a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0;
-
 /**
  * GET /api/on-this-day: the user's entries from today's month and day (their local date) in earlier
- * years. `revision`: the journal's, when the request already read it (journal/gate.ts).
+ * years, in the journal's order (newest first). `revision`: the journal's, when the request already read it (journal/gate.ts).
  */
 export async function entriesOnThisDay(ctx: AppContext, userId: string, revision?: number): Promise<CachedEntry[]> {
   const owner = await loadOwner(ctx, userId);
   const today = localDate(ctx.clock.now(), owner.timezone);
-  return (await ctx.journalCache.entries(userId, revision)).filter((e) => isOnThisDay(e.entry_date, today)).sort(newestFirst);
+  return (await ctx.journalCache.entries(userId, revision)).filter((e) => isOnThisDay(e.entry_date, today));
 }
 
 /**
