@@ -18,9 +18,6 @@ export const PHOTO_PDF_EXPORTS_PER_WINDOW = 5;
 /** Sessions. */
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 export const REFRESH_TOKEN_TTL_DAYS = 30;
-export const PHONE_VERIFICATION_TTL_MINUTES = 10;
-export const SIGN_IN_LINK_TTL_MINUTES = 10;
-export const RECOVERY_TTL_MINUTES = 60;
 
 /** Phone-verification page timings (spec section 9). */
 export const VERIFICATION_TIMINGS = {
@@ -33,11 +30,4 @@ export const VERIFICATION_TIMINGS = {
   helpHintMs: 120_000,
   timeoutMs: 10 * 60 * 1000,
   redirectAfterSuccessMs: 1_000,
-} as const;
-
-export const DEFAULT_REMINDER = {
-  enabled: true,
-  time: '20:00',
-  timezone: 'America/New_York',
-  weeklyRecapEnabled: true,
 } as const;
