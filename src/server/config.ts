@@ -43,6 +43,15 @@ const envSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_FROM: z.string().optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  /** Send through this Messaging Service (a pool of numbers) instead of from TWILIO_FROM. */
+  TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/, 'must be MG followed by 32 hex digits').optional(),
+  /** Redact each text's body (and photos) at Twilio once it is processed or delivered. */
+  TWILIO_REDACT: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  /** Texts a second for all instances together (Twilio only); unset, as fast as Twilio takes them. */
+  SMS_SEND_RATE: z.coerce.number().positive().max(10_000).optional(),
   JOURNAL_NUMBER: z.string().regex(/^\+1\d{10}$/, 'must be +1 followed by 10 digits').default('+15555550100'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Jotline <hello@jotline.app>'),
@@ -89,9 +98,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const production = e.NODE_ENV === 'production';
   if (e.SMS_PROVIDER === 'twilio') {
-    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
       if (!e[name]) problems.push(`${name}: required when SMS_PROVIDER=twilio`);
     }
+    if (!e.TWILIO_FROM && !e.TWILIO_MESSAGING_SERVICE_SID) problems.push('TWILIO_FROM: required when SMS_PROVIDER=twilio (or set TWILIO_MESSAGING_SERVICE_SID)');
   }
   if (e.BILLING_PROVIDER === 'stripe') {
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_MONTHLY', 'STRIPE_PRICE_YEARLY'] as const) {
@@ -146,8 +156,11 @@ function toConfig(e: z.infer<typeof envSchema>) {
             provider: 'twilio',
             accountSid: e.TWILIO_ACCOUNT_SID!,
             authToken: e.TWILIO_AUTH_TOKEN!,
-            from: e.TWILIO_FROM!,
+            from: e.TWILIO_FROM ?? '',
+            messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID,
             apiUrl: e.TWILIO_API_URL.replace(/\/+$/, ''),
+            redact: e.TWILIO_REDACT,
+            sendRate: e.SMS_SEND_RATE,
           } as const)
         : ({ provider: 'simulator' } as const),
     mail: e.SMTP_URL

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { SMS_STATS_WINDOW_HOURS, type HealthCheck, type SmsHealthResponse } from '../../shared/admin';
 import type { AppContext } from '../context';
+import { sendRateOf } from '../sms/send-rate';
 import { percent, toCount } from './common';
 
 /** An outbound text still waiting this long after it was due means the sender is stuck. */
@@ -9,7 +10,10 @@ const OUTBOUND_STUCK_MS = 10 * 60_000;
 const INBOUND_BACKLOG_MS = 5 * 60_000;
 const RECENT_ERRORS = 5;
 
-/** SMS health: four checks and the last 24 hours of inbound traffic (processing time measured). */
+/**
+ * SMS health: four checks (the outbound one also fails on texts given up in the last 24 hours) and
+ * the last 24 hours of inbound traffic (processing time measured).
+ */
 export async function smsHealth(ctx: AppContext): Promise<SmsHealthResponse> {
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
@@ -25,9 +29,9 @@ export async function smsHealth(ctx: AppContext): Promise<SmsHealthResponse> {
     checks.push({ name: 'database', passed: false, message: 'Database unreachable' });
   }
 
-  const stuckBefore = new Date(now.getTime() - OUTBOUND_STUCK_MS).toISOString();
+  const stuckBefore = new Date(now.getTime() - OUTBOUND_STUCK_MS - (dbOk ? await pacedBacklogMs(ctx) : 0)).toISOString();
   const backlogBefore = new Date(now.getTime() - INBOUND_BACKLOG_MS).toISOString();
-  const [stuck, backlog, stats, errors] = dbOk
+  const [stuck, backlog, stats, errors, gaveUp] = dbOk
     ? await Promise.all([
         ctx.db
           .selectFrom('sms_messages')
@@ -66,14 +70,29 @@ export async function smsHealth(ctx: AppContext): Promise<SmsHealthResponse> {
           .orderBy('updated_at', 'desc')
           .limit(RECENT_ERRORS)
           .execute(),
+        // Texts that failed after a day of tries: created the day before the window at the earliest.
+        ctx.db
+          .selectFrom('sms_messages')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('created_at', '>=', new Date(now.getTime() - 2 * SMS_STATS_WINDOW_HOURS * 3_600_000).toISOString())
+          .where('direction', '=', 'outbound')
+          .where('status', '=', 'failed')
+          .where('error_code', '=', 'gave_up')
+          .where('updated_at', '>=', windowStart)
+          .executeTakeFirst(),
       ])
-    : [undefined, undefined, undefined, []];
+    : [undefined, undefined, undefined, [], undefined];
 
   const stuckCount = toCount(stuck?.n);
+  const gaveUpCount = toCount(gaveUp?.n);
+  const outboundProblems = [
+    ...(stuckCount ? [`${stuckCount} outbound text(s) waiting more than 10 minutes`] : []),
+    ...(gaveUpCount ? [`${gaveUpCount} outbound text(s) failed after 24 hours of tries`] : []),
+  ];
   checks.push({
     name: 'outbound_sender',
-    passed: dbOk && stuckCount === 0,
-    message: stuckCount ? `${stuckCount} outbound text(s) waiting more than 10 minutes` : 'Outbound texts are going out',
+    passed: dbOk && outboundProblems.length === 0,
+    message: outboundProblems.length ? outboundProblems.join('; ') : 'Outbound texts are going out',
   });
   const backlogCount = toCount(backlog?.n);
   checks.push({
@@ -102,10 +121,26 @@ export async function smsHealth(ctx: AppContext): Promise<SmsHealthResponse> {
   };
 }
 
+/**
+ * With SMS_SEND_RATE, how long the due texts take at that pace: a backlog going out at the pace is
+ * not a stuck sender.
+ */
+async function pacedBacklogMs(ctx: AppContext): Promise<number> {
+  const rate = sendRateOf(ctx);
+  if (!rate) return 0;
+  const due = await ctx.db
+    .selectFrom('sms_messages')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where(sql<boolean>`direction = 'outbound' and status = 'pending'`)
+    .where('send_after', '<=', ctx.clock.now().toISOString())
+    .executeTakeFirst();
+  return (toCount(due?.n) / rate) * 1000;
+}
+
 function providerCheck(ctx: AppContext): HealthCheck {
   const sms = ctx.config.sms;
   if (sms.provider === 'twilio') {
-    const ok = !!(sms.accountSid && sms.authToken && sms.from);
+    const ok = !!(sms.accountSid && sms.authToken && (sms.from || sms.messagingServiceSid));
     return { name: 'provider', passed: ok, message: ok ? 'Twilio configured' : 'Twilio credentials are incomplete' };
   }
   const ok = !ctx.config.isProduction;

@@ -86,9 +86,28 @@ export interface SmsMessagesTable {
   entry_date: string | null;
   attempts: Generated<number>;
   claimed_at: string | null;
+  /** Not sent before this; a scheduled text's due time, which orders the queue. */
   send_after: string | null;
+  /** Outbound: 0 for a reply someone waits for, 1 for a scheduled text (sent after the replies). */
+  priority: Generated<number>;
+  /** Outbound: past this the text is pointless (a reminder hours late, a lapsed link) and is dropped. */
+  expires_at: string | null;
+  /** Outbound: a request may have reached the provider then, unanswered; it is looked up before resending. */
+  unconfirmed_since: string | null;
+  /** When the provider's copy of the body (and media) was redacted. */
+  redacted_at: string | null;
+  /** The provider's copy is redacted from then on (lease and backoff); null with attempts: given up. */
+  redact_after: string | null;
+  redact_attempts: Generated<number>;
   created_at: string;
   updated_at: string;
+}
+
+/** The send slots all instances share (SMS_SEND_RATE): one row. */
+export interface SmsSendBudgetTable {
+  id: string;
+  /** Microseconds since the epoch when the next send slot is free (a string from PostgreSQL). */
+  next_free_at: number | string;
 }
 
 export interface SecurityEventsTable {
@@ -300,6 +319,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   one_time_tokens: OneTimeTokensTable;
   sms_messages: SmsMessagesTable;
+  sms_send_budget: SmsSendBudgetTable;
   security_events: SecurityEventsTable;
   subscribers: SubscribersTable;
   billing_events: BillingEventsTable;

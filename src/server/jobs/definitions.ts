@@ -3,6 +3,7 @@ import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { sweepRateLimitHits } from '../rate-limit';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
+import { redactProviderCopies } from '../sms/redact';
 import { processInboundTexts } from '../sms/inbound-job';
 import type { JobDefinition } from './scheduler';
 
@@ -15,6 +16,7 @@ export const jobDefinitions: JobDefinition[] = [
   // Woken by the webhook; the timer is for retries, and its first run, as the instance starts, takes
   // over texts a killed instance left (inbound-job.ts).
   { name: INBOUND_TEXTS, everyMs: 5_000, run: (ctx) => processInboundTexts(ctx) },
+  { name: 'twilio-redaction', everyMs: 15_000, run: (ctx) => redactProviderCopies(ctx) },
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
   { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },

@@ -19,7 +19,8 @@ export const RECAP_TIME = '18:00';
 export const DEFAULT_REMINDER_TIMEZONE = 'America/New_York';
 /**
  * A due time older than this was missed (the user was not eligible then, or no instance ran): it is
- * moved on without a text, so nobody gets last night's reminder at noon.
+ * moved on without a text, so nobody gets last night's reminder at noon. A queued text that could not
+ * be sent by then (a provider outage) is dropped for the same reason.
  */
 export const LATE_LIMIT_MS = 2 * 60 * 60_000;
 /** Due profiles handled together: read in one go, claimed and queued in one transaction. */
@@ -154,7 +155,12 @@ async function drain(ctx: AppContext, column: DueColumn, at: Date, summary: Remi
     const plans = await plan(due);
     const queued = await enqueueSmsBatch(
       ctx,
-      plans.flatMap((p) => (p.text ? [{ userId: p.row.id, to: p.row.phone_number, ...p.text }] : [])),
+      plans.flatMap((p) => {
+        if (!p.text) return [];
+        // Sent in the order they fell due, and not at all once the late limit has passed (an outage).
+        const dueAt = new Date(p.row[column]!);
+        return [{ userId: p.row.id, to: p.row.phone_number, ...p.text, dueAt, expiresAt: new Date(dueAt.getTime() + LATE_LIMIT_MS) }];
+      }),
     );
     const claimed = await ctx.db
       .updateTable('profiles')

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { TWILIO_OPTED_OUT } from '../providers/sms/types';
 import { optOutRecipient } from './opt-out';
+import { redactAfter } from './redact';
 import { findOutboundByProviderId, updateMessage } from './repo';
 
 // Callbacks can arrive out of order; a later stage never goes back to an earlier one.
@@ -31,10 +32,13 @@ export async function applyDeliveryStatus(ctx: AppContext, report: DeliveryRepor
   const status = report.status.toLowerCase();
   const advances = (STAGE[status] ?? 0) >= (STAGE[row.status] ?? 0);
   const errorCode = report.errorCode && report.errorCode !== '0' ? report.errorCode : undefined;
+  const now = ctx.clock.now();
   await updateMessage(ctx.db, row.id, {
     ...(advances ? { status } : {}),
+    // Final now: the provider's copy can go (sms/redact.ts).
+    ...(advances && !row.redacted_at && status !== row.status ? { redact_after: redactAfter(ctx, status, now) ?? row.redact_after } : {}),
     ...(errorCode ? { error_code: errorCode, error_message: `Delivery failed (provider error ${errorCode})` } : {}),
-    updated_at: ctx.clock.now().toISOString(),
+    updated_at: now.toISOString(),
   });
   if (errorCode === TWILIO_OPTED_OUT) await optOutRecipient(ctx, { userId: row.user_id, phone: row.to_number });
   ctx.metrics.deliveryReport(Object.hasOwn(STAGE, status) ? status : 'other');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
-import { enqueueSms, MAX_SEND_ATTEMPTS, sendDueMessages } from './outbound';
+import { enqueueSms, sendDueMessages } from './outbound';
 import { buildSmsTestApp, type FakeTwilio, outboundTo, profileOf, PUBLIC_URL, type SmsTestApp, withTwilioApp } from './test-support';
 
 describe('the outbound sender', () => {
@@ -68,20 +68,6 @@ describe('the outbound sender', () => {
     [row] = await outboundTo(t, to);
     expect(row).toMatchObject({ status: 'queued', attempts: 2, error_message: null });
     expect(twilio.sentTo(to)).toHaveLength(1);
-  });
-
-  it(`gives up after ${MAX_SEND_ATTEMPTS} attempts`, async () => {
-    const to = uniquePhone();
-    await queue(to);
-    twilio.failNext({ status: 500 }, MAX_SEND_ATTEMPTS);
-    for (let i = 0; i < MAX_SEND_ATTEMPTS; i++) {
-      await sendDueMessages(t.ctx);
-      t.clock.advance(10 * 60_000);
-    }
-    const [row] = await outboundTo(t, to);
-    expect(row).toMatchObject({ status: 'failed', attempts: MAX_SEND_ATTEMPTS });
-    await sendDueMessages(t.ctx);
-    expect(twilio.sentTo(to)).toHaveLength(0);
   });
 
   it('does not retry a permanent refusal', async () => {

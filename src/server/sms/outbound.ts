@@ -1,13 +1,15 @@
-import { SegmentedMessage } from 'sms-segments-calculator';
+import { sql } from 'kysely';
+import { TEXTED_SIGN_IN_LINK_TTL_MINUTES } from '../auth/limits';
+import { PENDING_SIGN_UP_MS } from '../auth/pending-sign-ups';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { SmsMessage } from '../db/tables';
 import { newTimeOrderedId } from '../ids';
-import { SmsSendError, TWILIO_OPTED_OUT } from '../providers/sms/types';
-import { isPaused } from './commands/pause';
-import { optOutRecipient } from './opt-out';
+import { deliver, type SendResult } from './outbound-deliver';
+import { returnSendSlots, sendRateOf, takeSendSlots } from './send-rate';
 import { sendingStopped, trackSend } from './sends-in-flight';
-import { findProfile, findProfileByPhone } from './repo';
+
+export { ALWAYS_SENT_KINDS, PAUSABLE_KINDS } from './outbound-deliver';
 
 export interface QueueSmsInput {
   /** The recipient's account, when there is one. */
@@ -18,23 +20,26 @@ export interface QueueSmsInput {
   kind: string;
   /** Unique per automated text (`reminder:USER:DATE`); a second enqueue with the same key is a no-op. */
   dedupeKey?: string;
+  /** A scheduled text's due time: scheduled texts go out in the order they fell due. */
+  dueAt?: Date;
+  /** Past this the text is pointless and is dropped instead of sent (sign-in links and verifications have their own). */
+  expiresAt?: Date;
 }
 
-/** Kinds that go out even to an opted-out number: the carrier rules require them, or the user asked. */
-export const ALWAYS_SENT_KINDS: ReadonlySet<string> = new Set(['opt_out_confirmation', 'help', 'verification']);
-
-/** Automated kinds a pause (PAUSE by text) holds back; replies to the user's own texts still go. */
-export const PAUSABLE_KINDS: ReadonlySet<string> = new Set(['reminder', 'nudge', 'weekly_recap', 'milestone', 'on_this_day']);
-
-/** A send is tried this many times in all before the row is marked failed. */
-export const MAX_SEND_ATTEMPTS = 4;
-/** Wait before retry n (after attempt n failed). */
-const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000];
+/** Texts sent at a time of day, not in answer to someone: they wait behind replies in a backlog. */
+const SCHEDULED_KINDS: ReadonlySet<string> = new Set(['reminder', 'nudge', 'weekly_recap']);
+/** How long a text of these kinds is worth sending after it was queued. */
+const LIFETIME_MS: Record<string, number> = {
+  sign_in_link: TEXTED_SIGN_IN_LINK_TTL_MINUTES * 60_000,
+  verification: PENDING_SIGN_UP_MS,
+};
 /** A claim older than this belongs to a sender that died mid-send; the row is offered again. */
 const STALE_CLAIM_MS = 2 * 60_000;
 
 function outboundRow(ctx: AppContext, input: QueueSmsInput, at: Date) {
   const now = at.toISOString();
+  const lifetime = LIFETIME_MS[input.kind];
+  const expiresAt = input.expiresAt ?? (lifetime === undefined ? undefined : new Date(at.getTime() + lifetime));
   return {
     id: newTimeOrderedId(at),
     user_id: input.userId,
@@ -45,7 +50,9 @@ function outboundRow(ctx: AppContext, input: QueueSmsInput, at: Date) {
     from_number: ctx.config.journalNumber,
     to_number: input.to,
     body: ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, input.body),
-    send_after: now,
+    priority: SCHEDULED_KINDS.has(input.kind) ? 1 : 0,
+    send_after: (input.dueAt ?? at).toISOString(),
+    expires_at: expiresAt?.toISOString() ?? null,
     created_at: now,
     updated_at: now,
   } as const;
@@ -84,25 +91,8 @@ export async function enqueueSmsBatch(ctx: AppContext, inputs: Array<QueueSmsInp
   return new Set(inserted.map((r) => r.dedupe_key!));
 }
 
-export interface SendSummary {
-  sent: number;
-  skipped: number;
-  failed: number;
-  /** Transient failures put back in the queue with a later send_after. */
-  retrying: number;
-}
-
-// Counting segments walks the text grapheme by grapheme, and automated texts repeat: remember a few.
-const segmentCounts = new Map<string, number>();
-function segmentsOf(body: string): number {
-  let count = segmentCounts.get(body);
-  if (count === undefined) {
-    count = new SegmentedMessage(body).segmentsCount;
-    if (segmentCounts.size >= 500) segmentCounts.clear();
-    segmentCounts.set(body, count);
-  }
-  return count;
-}
+/** How a sender run's texts ended, by result (skipped: opted out or paused; dropped: past their expiry). */
+export type SendSummary = Record<SendResult, number>;
 
 /** Texts claimed at a time, and sent at once (each send waits on the provider's HTTP answer). */
 const SEND_BATCH = 100;
@@ -111,18 +101,29 @@ const SEND_CONCURRENCY = 24;
 const SENDS_PER_RUN = 5_000;
 
 /**
- * Sends due texts: claims a batch with one compare-and-set UPDATE (only rows still pending are
- * taken, so any number of senders, in this process or on other instances, can run at once and each
- * text still goes out once), then sends the batch several at a time.
+ * Sends due texts, replies first, then scheduled texts in the order they fell due. Claims a batch
+ * with one compare-and-set UPDATE (only rows still pending are taken, so any number of senders, in
+ * this process or on other instances, can run at once and each text still goes out once), then sends
+ * the batch several at a time. With SMS_SEND_RATE, a batch is as large as the shared budget allows,
+ * and the sender comes back when the budget has room again.
  */
 export async function sendDueMessages(ctx: AppContext, options: { limit?: number } = {}): Promise<SendSummary> {
-  const summary: SendSummary = { sent: 0, skipped: 0, failed: 0, retrying: 0 };
+  const summary: SendSummary = { sent: 0, skipped: 0, dropped: 0, failed: 0, gave_up: 0, retrying: 0 };
   const limit = options.limit ?? SENDS_PER_RUN;
+  const rate = sendRateOf(ctx);
   await releaseStaleClaims(ctx, ctx.clock.now());
   let handled = 0;
   while (handled < limit && !sendingStopped(ctx)) {
-    const batch = await claimDue(ctx, Math.min(SEND_BATCH, limit - handled));
-    if (batch.length === 0) break;
+    const due = await selectDue(ctx, Math.min(SEND_BATCH, limit - handled));
+    if (due.length === 0) break;
+    const slots = rate ? await takeSendSlots(ctx, due.length, rate) : undefined;
+    if (slots && slots.granted === 0) {
+      comeBackAt(ctx, slots.nextFreeAt);
+      break;
+    }
+    const batch = await claim(ctx, due.slice(0, slots?.granted ?? due.length));
+    if (slots) await returnSendSlots(ctx, slots, slots.granted - batch.length, rate!);
+    if (batch.length === 0) continue;
     handled += batch.length;
     let next = 0;
     const worker = async () => {
@@ -143,54 +144,62 @@ export async function sendDueMessages(ctx: AppContext, options: { limit?: number
   return summary;
 }
 
+/** Wakes the sender when the send budget has room again (the budget's clock is the app's). */
+function comeBackAt(ctx: AppContext, freeAtUs: number): void {
+  const waitMs = Math.min(1_000, Math.max(10, freeAtUs / 1000 - ctx.clock.now().getTime()));
+  setTimeout(() => ctx.outbox.kick(), waitMs).unref();
+}
+
+/**
+ * Claims a sender left when it died: its request may have reached the provider, so the text is
+ * looked up there before it is sent again.
+ */
 async function releaseStaleClaims(ctx: AppContext, now: Date): Promise<void> {
   await ctx.db
     .updateTable('sms_messages')
-    .set({ status: 'pending', updated_at: now.toISOString() })
+    .set({ status: 'pending', unconfirmed_since: sql`coalesce(unconfirmed_since, claimed_at)`, updated_at: now.toISOString() })
     .where('direction', '=', 'outbound')
     .where('status', '=', 'sending')
     .where('claimed_at', '<', new Date(now.getTime() - STALE_CLAIM_MS).toISOString())
     .execute();
 }
 
-/** Claims up to `count` due texts, oldest first; answers the rows this caller won. */
-async function claimDue(ctx: AppContext, count: number): Promise<SmsMessage[]> {
+// Written out as the partial index sms_messages_outbound_due_idx (migration 0500) says, so both databases use it.
+const waitingToGo = sql<boolean>`direction = 'outbound' and status = 'pending'`;
+
+/** Up to `count` due texts' ids: replies first, then scheduled texts; each by due time. */
+async function selectDue(ctx: AppContext, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  // One query a priority: each walks the index in due order (one ORDER BY over both sorted them all).
+  for (const priority of [0, 1]) {
+    if (ids.length === count) break;
+    const due = await ctx.db
+      .selectFrom('sms_messages')
+      .select('id')
+      .where(waitingToGo)
+      .where('priority', '=', priority)
+      .where('send_after', '<=', ctx.clock.now().toISOString())
+      .orderBy('send_after')
+      .limit(count - ids.length)
+      .execute();
+    ids.push(...due.map((r) => r.id));
+  }
+  return ids;
+}
+
+/** Claims the texts still pending among `ids`; answers the rows this caller won, in the order given. */
+async function claim(ctx: AppContext, ids: string[]): Promise<SmsMessage[]> {
+  if (ids.length === 0) return [];
   const now = ctx.clock.now().toISOString();
-  const due = await ctx.db
-    .selectFrom('sms_messages')
-    .select('id')
-    .where('direction', '=', 'outbound')
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('send_after', 'is', null), eb('send_after', '<=', now)]))
-    .orderBy('send_after')
-    .orderBy('created_at')
-    .limit(count)
-    .execute();
-  if (due.length === 0) return [];
   const claimed = await ctx.db
     .updateTable('sms_messages')
     .set((eb) => ({ status: 'sending', claimed_at: now, updated_at: now, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', due.map((r) => r.id))
+    .where('id', 'in', ids)
     .where('status', '=', 'pending')
     .returningAll()
     .execute();
-  // Oldest first, as selected.
-  const order = new Map(due.map((r, i) => [r.id, i]));
+  const order = new Map(ids.map((id, i) => [id, i]));
   return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-}
-
-/**
- * Records how a claimed send ended, only while the claim is still this sender's: a claim released at
- * shutdown and sent by another instance meanwhile keeps that instance's result.
- */
-async function settle(ctx: AppContext, row: SmsMessage, changes: Partial<SmsMessage>): Promise<void> {
-  await ctx.db
-    .updateTable('sms_messages')
-    .set(changes)
-    .where('id', '=', row.id)
-    .where('status', '=', 'sending')
-    .where('attempts', '=', row.attempts)
-    .execute();
 }
 
 /** Puts a claimed text back in the queue, as if never claimed. */
@@ -201,65 +210,4 @@ async function releaseClaim(ctx: AppContext, id: string): Promise<void> {
     .where('id', '=', id)
     .where('status', '=', 'sending')
     .execute();
-}
-
-async function deliver(ctx: AppContext, row: SmsMessage): Promise<keyof SendSummary> {
-  const now = () => ctx.clock.now().toISOString();
-  if (!ALWAYS_SENT_KINDS.has(row.kind) && (await recipientOptedOut(ctx, row))) {
-    await settle(ctx, row, { status: 'skipped', error_message: 'Recipient opted out', updated_at: now() });
-    return 'skipped';
-  }
-  if (PAUSABLE_KINDS.has(row.kind) && (await recipientPaused(ctx, row))) {
-    await settle(ctx, row, { status: 'skipped', error_message: 'Recipient paused texts', updated_at: now() });
-    return 'skipped';
-  }
-  const body = ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row.body ?? '');
-  const segments = segmentsOf(body);
-  try {
-    const result = await ctx.sms.send({
-      to: row.to_number,
-      body,
-      statusCallbackUrl: `${ctx.config.publicUrl}/webhooks/twilio/status`,
-    });
-    await settle(ctx, row, {
-      status: result.status,
-      provider_message_id: result.providerMessageId,
-      segments,
-      error_code: null,
-      error_message: null,
-      updated_at: now(),
-    });
-    return 'sent';
-  } catch (err) {
-    const code = err instanceof SmsSendError ? (err.code ?? null) : null;
-    const error = { error_code: code, error_message: errorText(err), segments, updated_at: now() };
-    if (code === TWILIO_OPTED_OUT) {
-      await optOutRecipient(ctx, { userId: row.user_id, phone: row.to_number });
-    }
-    const permanent = err instanceof SmsSendError && err.permanent;
-    if (permanent || row.attempts >= MAX_SEND_ATTEMPTS) {
-      await settle(ctx, row, { ...error, status: 'failed' });
-      return 'failed';
-    }
-    const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1]!;
-    const sendAfter = new Date(ctx.clock.now().getTime() + delay).toISOString();
-    await settle(ctx, row, { ...error, status: 'pending', send_after: sendAfter, claimed_at: null });
-    return 'retrying';
-  }
-}
-
-async function recipientOptedOut(ctx: AppContext, row: SmsMessage): Promise<boolean> {
-  const profile = row.user_id ? await findProfile(ctx.db, row.user_id) : await findProfileByPhone(ctx.db, row.to_number);
-  return profile?.is_opted_out === 1;
-}
-
-async function recipientPaused(ctx: AppContext, row: SmsMessage): Promise<boolean> {
-  const profile = row.user_id ? await findProfile(ctx.db, row.user_id) : undefined;
-  return profile ? isPaused(profile, ctx.clock.now()) : false;
-}
-
-/** The provider's reason, never the text itself. */
-function errorText(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.slice(0, 500);
 }

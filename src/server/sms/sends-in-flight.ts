@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../context';
 
 interface SenderState {
@@ -49,7 +50,8 @@ export async function releaseUnfinishedSends(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now().toISOString();
   const result = await ctx.db
     .updateTable('sms_messages')
-    .set({ status: 'pending', claimed_at: null, updated_at: now })
+    // Its request may have reached the provider: it is looked up there before it is sent again.
+    .set({ status: 'pending', claimed_at: null, unconfirmed_since: sql`coalesce(unconfirmed_since, claimed_at)`, updated_at: now })
     .where('id', 'in', ids)
     .where('direction', '=', 'outbound')
     .where('status', '=', 'sending')

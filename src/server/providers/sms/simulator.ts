@@ -52,5 +52,12 @@ export function createSmsSimulator(from: string): SmsSimulator {
       remember(sent, { id, to: message.to, from, body: message.body, at: new Date().toISOString() });
       return { providerMessageId: id, status: 'delivered' };
     },
+    async findSent({ to, body, since }) {
+      return sentTo(to)
+        .filter((t) => t.body === body && Date.parse(t.at) >= since.getTime())
+        .map((t) => ({ providerMessageId: t.id, status: 'delivered', createdAt: new Date(t.at) }));
+    },
+    // Redaction is Twilio's (TWILIO_REDACT); the dev phone keeps its conversation.
+    async redact() {},
   };
 }
