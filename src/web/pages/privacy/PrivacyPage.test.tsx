@@ -21,6 +21,7 @@ describe('PrivacyPage', () => {
     expect(screen.getByRole('heading', { name: 'Opting out of text messages' }).parentElement).toHaveTextContent(/Reply STOP/);
     expect(screen.getByRole('heading', { name: 'Changes to this policy' })).toBeInTheDocument();
     expect(screen.getByText(/encrypted at rest/)).toBeInTheDocument();
+    expect(screen.getByText(/Twilio, keeps no copy of what you write/)).toBeInTheDocument();
   });
 
   it('links home, to the terms, support and the account pages', () => {

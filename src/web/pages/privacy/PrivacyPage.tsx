@@ -68,7 +68,9 @@ export function PrivacyPage() {
           </p>
           <p>
             Your messages travel through the telecom carriers and the messaging service that deliver texts, which handle them only to
-            deliver them. We disclose information when the law requires it, and we will tell you first where the law allows.
+            deliver them. Our messaging service, Twilio, keeps no copy of what you write: once a text you send is saved to your
+            journal, and once a text we send has been delivered or has failed, we have Twilio erase its words and photos. We disclose
+            information when the law requires it, and we will tell you first where the law allows.
           </p>
         </LegalSection>
 
