@@ -1,13 +1,15 @@
 import type { ToasterProps } from 'sonner';
 
-/** Just below the app's sticky header (about 70 px), so a toast never covers the logo or the account menu. */
-export const TOAST_TOP_OFFSET = 84;
-
-/** The one set of options for the app's toasts: top centre, under the header, on every screen size. */
+/**
+ * The one set of options for the app's toasts: bottom centre on every screen size. At the top they
+ * covered what people reach for next (the admin header's buttons, a dialog's title); along the bottom
+ * edge nothing is fixed but the journal's add button, which sits at the right, clear of them. A
+ * dialog opening clears them (journal/Modal.tsx), so they never lie over its buttons on a phone.
+ */
 export const toasterOptions = {
-  position: 'top-center',
+  position: 'bottom-center',
   richColors: true,
   closeButton: true,
-  offset: { top: TOAST_TOP_OFFSET },
-  mobileOffset: { top: TOAST_TOP_OFFSET, left: 16, right: 16 },
+  offset: { bottom: 24 },
+  mobileOffset: { bottom: 16, left: 16, right: 16 },
 } as const satisfies ToasterProps;

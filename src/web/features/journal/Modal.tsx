@@ -1,6 +1,7 @@
 import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { toast } from 'sonner';
 import { cn } from '../../components/ui/cn';
 import { useReturnFocus } from '../../components/ui/return-focus';
 
@@ -21,6 +22,10 @@ export function Modal(props: {
   className?: string;
 }) {
   const returnFocus = useReturnFocus(props.open);
+  // What the toasts said was about what came before; the dialog gets the whole screen.
+  useEffect(() => {
+    if (props.open) toast.dismiss();
+  }, [props.open]);
   return (
     <Dialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <Dialog.Portal>

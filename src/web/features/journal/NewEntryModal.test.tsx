@@ -21,6 +21,19 @@ function Harness() {
   );
 }
 
+/** Writes one entry, then opens the dialog again for the next. */
+function WriteAnother() {
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Write another
+      </button>
+      <NewEntryModal open={open} onOpenChange={setOpen} />
+    </>
+  );
+}
+
 let api: JournalApi;
 beforeEach(() => {
   api = installJournalApi();
@@ -37,6 +50,21 @@ async function setup() {
 }
 
 describe('new-entry modal', () => {
+  it('clears the "Entry created" toast when the next entry is opened, so it never lies over the dialog', async () => {
+    api.on('POST /api/entries', json(201, buildEntry()));
+    renderJournal(<WriteAnother />);
+    const user = userEvent.setup();
+    const dialog = await screen.findByRole('dialog', { name: 'New entry' });
+    await user.type(within(dialog).getByLabelText('Your entry'), 'First');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await toasts().findByText(journalCopy.createdTitle)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Write another' }));
+    expect(await screen.findByRole('dialog', { name: 'New entry' })).toBeInTheDocument();
+    await waitFor(() => expect(toasts().queryByText(journalCopy.createdTitle)).not.toBeInTheDocument());
+  });
+
   it('counts characters and turns the counter orange above 9,000', async () => {
     const { user, text } = await setup();
     expect(screen.getByText('0 / 10,000')).not.toHaveClass('text-orange-600');

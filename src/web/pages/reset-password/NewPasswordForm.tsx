@@ -24,6 +24,8 @@ export function NewPasswordForm({ accessToken }: { accessToken: string }) {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The server refused or could not be reached (spec 8: 'Password reset failed'), not a form rule. */
+  const [failed, setFailed] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const passwordRef = useRef<HTMLInputElement>(null);
 
@@ -32,6 +34,7 @@ export function NewPasswordForm({ accessToken }: { accessToken: string }) {
     if (submitting) return;
     const problem = checkNewPassword(password, confirmation);
     setError(problem);
+    setFailed(false);
     if (problem) return passwordRef.current?.focus();
 
     setSubmitting(true);
@@ -40,8 +43,9 @@ export function NewPasswordForm({ accessToken }: { accessToken: string }) {
     } catch (failure) {
       setSubmitting(false);
       const description = failure instanceof NetworkError ? messages.signIn.connection : failure instanceof Error ? failure.message : String(failure);
+      // In the form only: a toast said the same words again.
       setError(description);
-      toast.error(messages.reset.failedTitle, { description });
+      setFailed(true);
       return;
     }
     // The recovery session was only for this; sign in again with the new password.
@@ -52,7 +56,11 @@ export function NewPasswordForm({ accessToken }: { accessToken: string }) {
 
   return (
     <form noValidate onSubmit={handleSubmit} className="space-y-5">
-      {error && <Alert tone="error">{error}</Alert>}
+      {error && (
+        <Alert tone="error" title={failed ? messages.reset.failedTitle : undefined}>
+          {error}
+        </Alert>
+      )}
       <Field id="new-password" label="New Password" help={`At least ${RESET_PASSWORD_MIN_LENGTH} characters.`}>
         <PasswordInput
           ref={passwordRef}

@@ -35,8 +35,8 @@ export function ForgotPasswordForm(props: { email: string; onEmailChange(email: 
     } catch (failure) {
       setSubmitting(false);
       const description = failure instanceof NetworkError ? messages.signIn.connection : failure instanceof Error ? failure.message : String(failure);
+      // In the form only: a toast said the same words again.
       setFormError(description);
-      toast.error(messages.reset.failedTitle, { description });
     }
   }
 

@@ -34,9 +34,9 @@ export function SignInForm(props: { email: string; onEmailChange(email: string):
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
+  // Shown once, in the form (a toast said the same words again, over the page).
   function fail(description: string) {
     setFormError(description);
-    toast.error(messages.signIn.failedTitle, { description });
   }
 
   async function handleSubmit(event: FormEvent) {

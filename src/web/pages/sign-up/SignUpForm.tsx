@@ -49,9 +49,9 @@ export function SignUpForm() {
 
   const update = <K extends keyof SignUpFields>(key: K, value: SignUpFields[K]) => setFields((f) => ({ ...f, [key]: value }));
 
+  // Shown once, in the form (a toast said the same words again, over the page).
   function fail(notice: Notice) {
     setFormError(notice);
-    toast.error(notice.title, { description: notice.description });
   }
 
   async function handleSubmit(event: FormEvent) {

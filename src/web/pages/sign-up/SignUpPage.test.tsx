@@ -115,6 +115,9 @@ describe('sign-up page', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(title);
     expect(alert).toHaveTextContent(description);
+    // Said once, in the form: not again in a toast over the page.
+    expect(screen.getAllByText(description)).toHaveLength(1);
+    expect(screen.getByRole('region', { name: /Notifications/ })).not.toHaveTextContent(title);
   });
 
   it('allows 3 attempts per 15 minutes in this browser', async () => {
