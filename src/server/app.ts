@@ -17,7 +17,7 @@ import { eventRoutes } from './events/routes';
 import { exportRoutes } from './export/routes';
 import { registerErrorHandler } from './http/error-handler';
 import { registerNoStoreForApi } from './http/no-store';
-import { importRoutes } from './import/routes';
+import { importRoutes, importStatusRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { createLogger } from './logging/logger';
 import { registerMetrics } from './metrics/routes';
@@ -91,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(eventRoutes, { prefix: '/api/events' });
   await app.register(profileRoutes, { prefix: '/api/profile' });
   await app.register(importRoutes, { prefix: '/api/import' });
+  await app.register(importStatusRoutes, { prefix: '/api/imports' });
   await app.register(onThisDayRoutes, { prefix: '/api/on-this-day' });
   await app.register(vaultRoutes, { prefix: '/api/vault' });
   await app.register(subscriptionRoutes, { prefix: '/api/subscription' });

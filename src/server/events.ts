@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
+import type { ImportProgressEvent } from '../shared/import';
 
 /** What the web app hears on its realtime channel. */
 export type UserEvent =
   | { type: 'entries.changed'; entryId?: string }
   | { type: 'profile.updated'; phone_verified?: boolean }
   // A session of the user ended (sign-out, password change): open streams check theirs. Never sent to the page.
-  | { type: 'sessions.changed' };
+  | { type: 'sessions.changed' }
+  // An import moved on (import/): its counts, never journal text.
+  | ImportProgressEvent;
 
 /**
  * Fans events out to a user's open connections: in-process on SQLite; on PostgreSQL across

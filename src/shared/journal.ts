@@ -94,6 +94,8 @@ export interface JournalEntry {
   updated_at: string;
   tags: string[];
   word_count: number;
+  /** The IANA zone the entry's time is shown in (an imported entry keeps its own); null: the account's. Always sent. */
+  time_zone?: string | null;
   photos: EntryPhoto[];
 }
 

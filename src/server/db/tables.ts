@@ -171,6 +171,8 @@ export interface JournalEntriesTable {
   updated_at: string;
   /** SMS entries: 0 for the day's first, 1, 2… for continuations past the content limit; 0 for web. */
   sms_part: Generated<number>;
+  /** The IANA zone the entry's time is shown in (an imported entry keeps its own); null: the account's. */
+  time_zone: Generated<string | null>;
   /** Vault entries: JSON list of base64 sealed boxes (docs/vault.md); null when the server can read it. */
   sealed: string | null;
 }
@@ -235,6 +237,36 @@ export interface JournalImportsTable {
   fingerprint: string;
   entry_id: string;
   imported_at: string;
+}
+
+/** An import (import/): the upload, sealed in parts in the photo store, worked through in chunks. */
+export interface ImportJobsTable {
+  id: string;
+  user_id: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  file_bytes: number;
+  /** How many sealed parts the upload is stored as. */
+  file_parts: number;
+  format: string | null;
+  /** Entries in the file (after splitting ones past the entry limit). */
+  total: Generated<number>;
+  /** How many of the file's entries are done: a restart goes on from here. */
+  position: Generated<number>;
+  imported: Generated<number>;
+  skipped: Generated<number>;
+  photos_imported: Generated<number>;
+  photos_skipped: Generated<number>;
+  /** Sealed JSON: why entries and photos were left out, with a few examples each. */
+  reasons: string | null;
+  /** Why a failed import failed, in the user's words (never journal text). */
+  error: string | null;
+  /** Claims so far; a chunk commits only under the claim that wrote it. */
+  attempts: Generated<number>;
+  /** When the running claim last showed life; an old one is taken over. */
+  claimed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }
 
 /** One admin SMS test (spec 3): phone masked, content kept only as a short preview. */
@@ -334,6 +366,7 @@ export interface Database {
   sms_test_logs: SmsTestLogsTable;
   key_rotations: KeyRotationsTable;
   sealed_secrets: SealedSecretsTable;
+  import_jobs: ImportJobsTable;
   vaults: VaultsTable;
   vault_stale_files: VaultStaleFilesTable;
 }

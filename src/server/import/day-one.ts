@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { normalizeEntryText } from '../../shared/journal';
+import { ENTRY_SOURCES, normalizeEntryText } from '../../shared/journal';
+import type { ImportReason } from '../../shared/import';
 import { messages } from '../../shared/messages';
 import { invalidInput } from '../errors';
+import { isCalendarDay, isValidTimeZone } from '../journal/dates';
 import { dayIn, isoInstant } from './dates';
-import { withTags } from './text';
-import type { ImportedEntry, ImportedPhoto } from './types';
+import { importedText } from './text';
+import type { ImportedEntry, ImportedPhoto, LeftOut } from './types';
 
-// Day One's JSON export (Journal.json, alone or in the ZIP beside photos/): {metadata: {version},
-// entries: [{uuid, creationDate, modifiedDate, timeZone, text, tags, starred, photos: [{identifier,
-// md5, type, orderInEntry…}], location, weather…}]}. Photos live in the ZIP as photos/MD5.TYPE.
+// Day One's JSON export (Journal.json, alone or in the ZIP): {metadata: {version}, entries: [{uuid,
+// creationDate, modifiedDate, timeZone, text, tags, starred, photos: [{identifier, md5, type,
+// orderInEntry…}], videos, audios, pdfAttachments, location, weather…}]}. In the ZIP the files are
+// photos/MD5.TYPE, videos/MD5.TYPE, audios/MD5.FORMAT and pdfs/MD5.pdf. Our own ZIP export is this
+// format too, each entry adding `jotline` (its id, day, source and exact times), so it comes back whole.
 
-const dayOnePhoto = z.object({
-  identifier: z.string().optional(),
-  md5: z.string().optional(),
-  type: z.string().optional(),
-  orderInEntry: z.number().optional(),
-});
+// Photos and videos name their file type `type`, audio recordings `format`.
+const attachment = z.object({ identifier: z.string().optional(), md5: z.string().optional(), type: z.string().optional(), format: z.string().optional(), orderInEntry: z.number().optional() });
 
 const dayOneEntry = z.object({
   uuid: z.string().min(1, 'it has no uuid'),
@@ -24,8 +24,29 @@ const dayOneEntry = z.object({
   timeZone: z.string().optional(),
   text: z.string().optional(),
   tags: z.array(z.string()).optional(),
-  photos: z.array(dayOnePhoto).optional(),
+  starred: z.boolean().optional(),
+  photos: z.array(attachment).optional(),
+  videos: z.array(attachment).optional(),
+  audios: z.array(attachment).optional(),
+  pdfAttachments: z.array(attachment).optional(),
+  jotline: z
+    .object({
+      id: z.string(),
+      entry_date: z.string().refine(isCalendarDay),
+      source: z.enum(ENTRY_SOURCES),
+      sms_part: z.number().int().min(0).optional(),
+      created_at: z.string().refine((v) => isoInstant(v) !== null),
+      updated_at: z.string().refine((v) => isoInstant(v) !== null),
+    })
+    .optional(),
 });
+type DayOneEntry = z.infer<typeof dayOneEntry>;
+
+/** The ZIP's attachment files by folder and md5 (lower case); null for a Journal.json alone. */
+export type ArchiveFiles = Map<string, string> | null;
+
+/** The key of a file in ArchiveFiles: "photos/0a1b…". */
+export const fileKey = (folder: string, md5: string) => `${folder}/${md5.toLowerCase()}`;
 
 /** True for a parsed JSON document shaped like a Day One export. */
 export function looksLikeDayOne(json: unknown): boolean {
@@ -39,7 +60,7 @@ export function unescapeDayOne(text: string): string {
   return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }
 
-// Where a photo, video or audio sat in the text: ![](dayone-moment://ID) or ![](dayone-moment:/video/ID).
+// Where a photo, video, audio or PDF sat in the text: ![](dayone-moment://ID), ![](dayone-moment:/video/ID).
 const MOMENT = /!\[[^\]]*\]\(dayone-moment:[^)]*\)/g;
 
 /** Title (a first-line Markdown heading) and body of an entry's text. */
@@ -47,43 +68,81 @@ export function dayOneText(raw: string): { title: string | null; content: string
   const text = raw.replace(/\r\n?/g, '\n').replace(MOMENT, '');
   const lines = text.replace(/^\s*\n/, '').split('\n');
   const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(lines[0] ?? '');
-  const title = heading ? unescapeDayOne(heading[1]!).trim() : '';
-  // A heading too long for a title stays the first line of the text.
-  if (heading && title && title.length <= 200) {
-    return { title, content: normalizeEntryText(unescapeDayOne(lines.slice(1).join('\n'))) };
+  if (!heading) return { title: null, content: normalizeEntryText(unescapeDayOne(text)) };
+  return { title: unescapeDayOne(heading[1]!).trim() || null, content: normalizeEntryText(unescapeDayOne(lines.slice(1).join('\n'))) };
+}
+
+/** A 32-hex Day One identifier back to the UUID it was made from (our own export), else null. */
+export function uuidFromHex(hex: string): string | null {
+  const h = hex.toLowerCase();
+  return /^[0-9a-f]{32}$/.test(h) ? `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}` : null;
+}
+
+const LEFT_OUT: Array<{ key: 'videos' | 'audios' | 'pdfAttachments'; reason: ImportReason }> = [
+  { key: 'videos', reason: 'video' },
+  { key: 'audios', reason: 'audio' },
+  { key: 'pdfAttachments', reason: 'pdf' },
+];
+
+function photosOf(entry: DayOneEntry, files: ArchiveFiles, leftOut: LeftOut[]): ImportedPhoto[] {
+  const photos: ImportedPhoto[] = [];
+  for (const photo of [...(entry.photos ?? [])].sort((a, b) => (a.orderInEntry ?? 0) - (b.orderInEntry ?? 0))) {
+    const fileName = `${photo.md5 ?? photo.identifier ?? 'photo'}.${photo.type ?? 'jpeg'}`;
+    const path = photo.md5 && files ? files.get(fileKey('photos', photo.md5)) : undefined;
+    if (files && !path) {
+      leftOut.push({ reason: 'photo_missing', example: fileName });
+      continue;
+    }
+    const identity = photo.identifier ?? photo.md5 ?? fileName;
+    photos.push({
+      path: path ?? null,
+      fileName,
+      origin: `dayone-photo:${entry.uuid}:${identity}`,
+      originalId: entry.jotline && photo.identifier ? (uuidFromHex(photo.identifier) ?? undefined) : undefined,
+    });
   }
-  return { title: null, content: normalizeEntryText(unescapeDayOne(heading ? [title, ...lines.slice(1)].join('\n') : text)) };
+  return photos;
+}
+
+function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, files: ArchiveFiles): ImportedEntry {
+  const created = isoInstant(entry.creationDate);
+  if (!created) throw invalidInput(messages.importer.badEntry(index + 1, `"${entry.creationDate.slice(0, 40)}" is not a date`));
+  const timeZone = entry.timeZone && isValidTimeZone(entry.timeZone) ? entry.timeZone : fallbackZone;
+  const { title, content } = dayOneText(entry.text ?? '');
+  const leftOut: LeftOut[] = [];
+  for (const { key, reason } of LEFT_OUT) {
+    for (const file of entry[key] ?? []) leftOut.push({ reason, example: `${file.md5 ?? file.identifier ?? key}.${file.type ?? file.format ?? ''}`.replace(/\.$/, '') });
+  }
+  // Starred entries carry the tag "starred" (and go back out as starred).
+  const tags = [...(entry.tags ?? []), ...(entry.starred ? ['starred'] : [])];
+  const own = entry.jotline;
+  return {
+    origin: `dayone:${entry.uuid}`,
+    ...importedText(title, content, tags),
+    entryDate: own?.entry_date ?? dayIn(created, timeZone, fallbackZone),
+    createdAt: own ? isoInstant(own.created_at)! : created,
+    updatedAt: own ? isoInstant(own.updated_at)! : (entry.modifiedDate && isoInstant(entry.modifiedDate)) || created,
+    timeZone,
+    source: own?.source ?? 'web',
+    smsPart: own?.sms_part,
+    photos: photosOf(entry, files, leftOut),
+    leftOut,
+    originalId: own?.id,
+  };
 }
 
 /**
- * The entries of one Day One journal. `photoFiles` maps a photo's md5 to its file (from the ZIP);
- * a bare Journal.json has none. `fallbackZone` dates entries whose own timeZone is missing or unknown.
+ * The entries of one Day One journal. `files` lists the ZIP's attachments (null for a Journal.json
+ * alone, whose photos are then only named); `fallbackZone` dates entries without a known zone.
  */
-export function parseDayOne(json: unknown, fallbackZone: string, photoFiles: ReadonlyMap<string, ImportedPhoto> = new Map()): ImportedEntry[] {
+export function parseDayOne(json: unknown, fallbackZone: string, files: ArchiveFiles = null): ImportedEntry[] {
   if (!looksLikeDayOne(json)) throw invalidInput(messages.importer.unknownFormat);
-  const raw = (json as { entries: unknown[] }).entries;
-  return raw.map((item, index) => {
+  return (json as { entries: unknown[] }).entries.map((item, index) => {
     const parsed = dayOneEntry.safeParse(item);
     if (!parsed.success) throw invalidInput(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
-    const entry = parsed.data;
-    const createdAt = isoInstant(entry.creationDate);
-    if (!createdAt) throw invalidInput(messages.importer.badEntry(index + 1, `"${entry.creationDate.slice(0, 40)}" is not a date`));
-    const { title, content: text } = dayOneText(entry.text ?? '');
-    const { content, tags } = withTags(text, entry.tags ?? []);
-    const photos = [...(entry.photos ?? [])]
-      .sort((a, b) => (a.orderInEntry ?? 0) - (b.orderInEntry ?? 0))
-      .map((p) => (p.md5 ? photoFiles.get(p.md5.toLowerCase()) : undefined))
-      .filter((p): p is ImportedPhoto => p !== undefined);
-    return {
-      origin: `dayone:${entry.uuid}`,
-      title,
-      content,
-      tags,
-      entryDate: dayIn(createdAt, entry.timeZone, fallbackZone),
-      createdAt,
-      updatedAt: (entry.modifiedDate && isoInstant(entry.modifiedDate)) || createdAt,
-      source: 'web',
-      photos,
-    };
+    return readEntry(parsed.data, index, fallbackZone, files);
   });
 }
+
+/** True when the entries came from our own export (whole: not to be split again). */
+export const isOwnExport = (entries: readonly ImportedEntry[]) => entries.length > 0 && entries.every((e) => e.originalId !== undefined);

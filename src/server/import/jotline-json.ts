@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { ENTRY_SOURCES, normalizeEntryText, normalizeTitle, splitTags } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { invalidInput } from '../errors';
-import { isCalendarDay } from '../journal/dates';
+import { isCalendarDay, isValidTimeZone } from '../journal/dates';
 import { isoInstant } from './dates';
 import type { ImportedEntry } from './types';
 
-// Our own JSON export (export/json.ts): {exported_at, entries: [{id, title, content, source,
-// entry_date, created_at, updated_at, tags, word_count, photos?}]}. Photos appear only as names and
-// sizes (the export carries no image bytes), so they cannot come back.
+// Our own JSON export (export/json.ts): {exported_at, timezone, entries: [{id, title, content,
+// source, entry_date, created_at, updated_at, tags, word_count, time_zone?, photos?}]}. Photos appear
+// only as names and sizes (the ZIP export carries them), so they are counted, not brought back.
 
 const exportedEntry = z.object({
   id: z.string().min(1, 'it has no id'),
@@ -19,6 +19,8 @@ const exportedEntry = z.object({
   created_at: z.string().refine((v) => isoInstant(v) !== null, 'its created_at is not a date'),
   updated_at: z.string().optional(),
   tags: z.array(z.string()).default([]),
+  time_zone: z.string().nullish(),
+  photos: z.array(z.object({ file_name: z.string().optional() })).optional(),
 });
 
 /** True for a parsed JSON document shaped like our export. */
@@ -28,9 +30,11 @@ export function looksLikeJotline(json: unknown): boolean {
   return typeof doc.exported_at === 'string' && Array.isArray(doc.entries);
 }
 
-export function parseJotline(json: unknown): ImportedEntry[] {
+export function parseJotline(json: unknown, fallbackZone: string): ImportedEntry[] {
   if (!looksLikeJotline(json)) throw invalidInput(messages.importer.unknownFormat);
-  return (json as { entries: unknown[] }).entries.map((item, index) => {
+  const doc = json as { entries: unknown[]; timezone?: unknown };
+  const exportZone = typeof doc.timezone === 'string' && isValidTimeZone(doc.timezone) ? doc.timezone : fallbackZone;
+  return doc.entries.map((item, index) => {
     const parsed = exportedEntry.safeParse(item);
     if (!parsed.success) throw invalidInput(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
     const entry = parsed.data;
@@ -44,8 +48,10 @@ export function parseJotline(json: unknown): ImportedEntry[] {
       entryDate: entry.entry_date,
       createdAt,
       updatedAt: (entry.updated_at && isoInstant(entry.updated_at)) || createdAt,
+      timeZone: entry.time_zone && isValidTimeZone(entry.time_zone) ? entry.time_zone : exportZone,
       source: entry.source,
       photos: [],
+      leftOut: (entry.photos ?? []).map((p) => ({ reason: 'photo_not_in_file' as const, example: p.file_name ?? 'photo' })),
     };
   });
 }

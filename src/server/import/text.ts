@@ -1,4 +1,4 @@
-import { ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, splitTags } from '../../shared/journal';
+import { ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, normalizeEntryText, normalizeTitle, splitTags } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { ImportedEntry } from './types';
 
@@ -17,6 +17,17 @@ export function withTags(content: string, raw: readonly string[]): { content: st
   }
   if (rest.length === 0) return { content, tags };
   return { content: content ? `${content}\n\n${rest.join(' ')}` : rest.join(' '), tags };
+}
+
+/**
+ * An imported entry's title, text and tags as the journal keeps them: a title too long for one
+ * stays the first line of the text; tags past the ten an entry holds end the text.
+ */
+export function importedText(title: string | null, body: string, tags: readonly string[]): { title: string | null; content: string; tags: string[] } {
+  const heading = (title ?? '').replace(/\s+/g, ' ').trim();
+  const fits = heading.length <= ENTRY_TITLE_MAX;
+  const text = normalizeEntryText(fits ? body : `${title}\n${body}`);
+  return { title: fits ? normalizeTitle(heading) : null, ...withTags(text, tags) };
 }
 
 /**
@@ -54,6 +65,7 @@ export function splitLongEntry(entry: ImportedEntry, max = ENTRY_CONTENT_MAX): I
     // A millisecond apart, so the pieces keep their order; photos stay with the first.
     createdAt: new Date(created + i).toISOString(),
     photos: i === 0 ? entry.photos : [],
+    leftOut: i === 0 ? entry.leftOut : [],
     originalId: i === 0 ? entry.originalId : undefined,
   }));
 }

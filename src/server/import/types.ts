@@ -1,9 +1,22 @@
 import type { EntrySource } from '../../shared/journal';
+import type { ImportReason } from '../../shared/import';
 
-/** A photo found in an import file, not yet decoded. */
+/** A photo an import file names for an entry; its bytes are read only when the photo is wanted. */
 export interface ImportedPhoto {
+  /** Where the file sits in the ZIP ('photos/MD5.jpeg'); null when the file does not hold it. */
+  path: string | null;
   fileName: string;
-  bytes: Buffer;
+  /** Unique within the entry's format ('dayone-photo:UUID:IDENTIFIER'); stored only as a keyed hash. */
+  origin: string;
+  /** Our own export: the id the photo had, so importing back into the same journal adds nothing. */
+  originalId?: string;
+}
+
+/** Something of an entry the journal cannot keep (a video, a photo missing from the ZIP…). */
+export interface LeftOut {
+  reason: ImportReason;
+  /** What it was, for the summary's examples: a file name, never the entry's text. */
+  example: string;
 }
 
 /** One entry read from an import file, before it is written to the journal. */
@@ -21,13 +34,20 @@ export interface ImportedEntry {
   /** ISO-8601 instants. */
   createdAt: string;
   updatedAt: string;
+  /** The IANA zone the entry's day and time are read in. */
+  timeZone: string;
   source: EntrySource;
+  /** Our own export: an SMS entry's part of its day (continuations past the entry limit). */
+  smsPart?: number;
   photos: ImportedPhoto[];
+  leftOut: LeftOut[];
   /** Our own export: the id the entry had, so re-importing into the same journal adds nothing. */
   originalId?: string;
+  /** The same entry came earlier in the file. */
+  repeated?: boolean;
 }
 
-export type ImportFormat = 'dayone-json' | 'dayone-zip' | 'jrnl' | 'jotline-json';
+export type ImportFormat = 'dayone-json' | 'dayone-zip' | 'jrnl' | 'jrnl-json' | 'jotline-json';
 
 export interface ParsedImport {
   format: ImportFormat;

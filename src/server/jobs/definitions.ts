@@ -1,5 +1,6 @@
 import { deleteExpiredRefreshTokens } from '../auth/expired-sessions';
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
+import { runImports } from '../import/runner';
 import { sweepRateLimitHits } from '../rate-limit';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
@@ -17,6 +18,8 @@ export const jobDefinitions: JobDefinition[] = [
   // over texts a killed instance left (inbound-job.ts).
   { name: INBOUND_TEXTS, everyMs: 5_000, run: (ctx) => processInboundTexts(ctx) },
   { name: 'twilio-redaction', everyMs: 15_000, run: (ctx) => redactProviderCopies(ctx) },
+  // Woken by each upload; the timer takes up imports a stopped or killed instance left (import/runner.ts).
+  { name: 'imports', everyMs: 5_000, run: (ctx) => runImports(ctx) },
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
   { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },

@@ -13,6 +13,8 @@ export interface OpenedEntry {
   word_count: number;
   created_at: string;
   updated_at: string;
+  /** The IANA zone its time is shown in; null follows the account's. */
+  time_zone: string | null;
 }
 
 /** Encrypts what an entry says (content, title, tags) with the owner's key. */
@@ -52,5 +54,6 @@ export function openEntry(ctx: AppContext, salt: string, row: JournalEntryRow): 
     word_count: Number(row.word_count),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    time_zone: row.time_zone,
   };
 }

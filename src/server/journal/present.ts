@@ -27,6 +27,7 @@ export function presentEntryFields(entry: CachedEntry): Omit<JournalEntry, 'phot
     updated_at: entry.updated_at,
     tags: entry.tags,
     word_count: entry.word_count,
+    time_zone: entry.time_zone ?? null,
   };
 }
 

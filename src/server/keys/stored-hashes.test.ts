@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTextCipher, masterKeyId, SECRETS_SUBJECT } from '../crypto/encryption';
 import { deriveKey } from '../crypto/tokens';
-import { fixture, postImport } from '../import/test-support';
+import { fixture, importFile } from '../import/test-support';
 import { parseImportFile } from '../import/parse';
 import { buildSmsTestApp, journalOf, textJournal, type SmsTestApp } from '../sms/test-support';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
@@ -23,9 +23,7 @@ async function storedSecret(t: SmsTestApp): Promise<string> {
 
 /** Imports the fixture as the user, through the given instance (each signs its own sessions). */
 async function importAgain(t: SmsTestApp, user: TestUser) {
-  const res = await postImport(t, bearer(await signIn(t, user)), fixture(FILE));
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { imported: number; skipped: number };
+  return importFile(t, bearer(await signIn(t, user)), fixture(FILE));
 }
 
 describe('the key of hashes kept in the database (import fingerprints, UNDO)', () => {

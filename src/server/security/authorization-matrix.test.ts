@@ -57,6 +57,7 @@ const matrix: Record<string, Row> = {
   'GET /api/stats': { access: 'user' },
   'GET /api/on-this-day': { access: 'user' },
   'POST /api/import': { access: 'user' },
+  'GET /api/imports/:id': { access: 'user' },
   'GET /api/events': { access: 'user', stream: true },
   'POST /api/events/ticket': { access: 'user' },
   'GET /api/profile': { access: 'user' },

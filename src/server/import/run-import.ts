@@ -1,0 +1,92 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { messages } from '../../shared/messages';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { loadOwner } from '../journal/owner';
+import { endJob, saveProgress, type ImportJob } from './jobs-repo';
+import { publishProgress } from './present';
+import { startReader } from './reader/client';
+import { ReasonTally } from './reasons';
+import { deleteParts, type UploadRef } from './stored-upload';
+import { ClaimLost, writeChunk, type ImportProgressState } from './write-chunk';
+
+/** A claim renews itself this often while a chunk takes long (a batch of photos being decoded). */
+const HEARTBEAT_MS = 30_000;
+
+/** Asked to stop (the instance is shutting down): the job goes back to the queue where it stands. */
+export class Stopped extends Error {}
+
+export interface RunControl {
+  stopped(): boolean;
+}
+
+/**
+ * Works one claimed import through: the reader thread parses the file, and each batch it hands over
+ * is written in a chunk that moves the job's position forward. A file the reader refuses fails the
+ * job with the reader's message; anything else leaves the job claimed, to be taken up again once the
+ * claim is stale (the same as after a crash), from its position.
+ */
+export async function runImport(ctx: AppContext, job: ImportJob, control: RunControl): Promise<void> {
+  const owner = await loadOwner(ctx, job.user_id);
+  const ref: UploadRef = { userId: job.user_id, importId: job.id, salt: owner.salt };
+  const reader = startReader(ctx, ref, { size: job.file_bytes, skip: job.position, timeZone: owner.timezone });
+  const now = () => ctx.clock.now().toISOString();
+  const heartbeat = setInterval(() => void saveProgress(ctx.db, job, {}, now()).catch(() => undefined), HEARTBEAT_MS);
+  heartbeat.unref();
+  let state: ImportProgressState = {
+    position: job.position,
+    imported: job.imported,
+    skipped: job.skipped,
+    photos_imported: job.photos_imported,
+    photos_skipped: job.photos_skipped,
+    tally: ReasonTally.open(ctx, job.user_id, owner.salt, job.reasons),
+    smsDays: new Set(),
+  };
+  const progress = (status: ImportJob['status'], total: number) => publishProgress(ctx, job.user_id, { id: job.id, status, total, ...state });
+  let changed = false;
+  try {
+    const { format, total } = await reader.opened();
+    if (!(await saveProgress(ctx.db, job, { format, total }, now()))) throw new ClaimLost();
+    progress('running', total);
+    for (;;) {
+      if (control.stopped()) throw new Stopped();
+      const batch = await reader.next();
+      if (batch.entries.length) {
+        state = await writeChunk({ ctx, job, owner: { userId: job.user_id, salt: owner.salt }, reader }, batch.entries, state);
+        changed ||= state.imported > job.imported || state.photos_imported > job.photos_imported;
+        // Many entries changed at once: the in-memory copy reloads on the next read.
+        ctx.journalCache.forget(job.user_id);
+        progress('running', total);
+      }
+      if (batch.done) break;
+      // Other requests take their turn between chunks.
+      await nextTurn();
+    }
+    if (!(await endJob(ctx.db, job, { status: 'done' }, now()))) throw new ClaimLost();
+    progress('done', total);
+    await deleteParts(ctx, ref, job.file_parts);
+  } catch (error) {
+    if (error instanceof AppError) {
+      // The file itself is at fault: say why, and keep what was imported before it.
+      if (await endJob(ctx.db, job, { status: 'failed', error: error.message }, now())) {
+        progress('failed', job.total);
+        await deleteParts(ctx, ref, job.file_parts);
+      }
+      return;
+    }
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+    await reader.close();
+    if (changed) ctx.events.publish(job.user_id, { type: 'entries.changed' });
+  }
+}
+
+/** Fails a job that kept stopping (a file that crashes its reader, say) rather than trying forever. */
+export async function giveUp(ctx: AppContext, job: ImportJob): Promise<void> {
+  const owner = await loadOwner(ctx, job.user_id);
+  if (await endJob(ctx.db, job, { status: 'failed', error: messages.importer.stalled }, ctx.clock.now().toISOString())) {
+    publishProgress(ctx, job.user_id, { ...job, status: 'failed' });
+    await deleteParts(ctx, { userId: job.user_id, importId: job.id, salt: owner.salt }, job.file_parts);
+  }
+}

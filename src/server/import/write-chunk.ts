@@ -1,0 +1,167 @@
+import { createHmac } from 'node:crypto';
+import type { Insertable } from 'kysely';
+import { countWords } from '../../shared/journal';
+import { ENTRY_REASONS, type ImportReason } from '../../shared/import';
+import type { AppContext } from '../context';
+import type { JournalEntriesTable, JournalImportsTable, JournalPhotoRow } from '../db/tables';
+import { newId } from '../ids';
+import { sealEntryText } from '../journal/entry-cipher';
+import { bumpRevision } from '../journal/repo';
+import { insertPhotos } from '../photos/repo';
+import { writingPhotoFiles } from '../photos/service';
+import { saveProgress, type ImportJob } from './jobs-repo';
+import { preparePhotos, storePhotoFiles } from './photos';
+import type { ImportReader } from './reader/client';
+import { entryExample, type ReasonTally } from './reasons';
+import * as repo from './repo';
+import type { ImportedEntry, ImportedPhoto } from './types';
+
+/** Where an import stands; written with every chunk, so a restart goes on from there. */
+export interface ImportProgressState {
+  position: number;
+  imported: number;
+  skipped: number;
+  photos_imported: number;
+  photos_skipped: number;
+  tally: ReasonTally;
+  /** Days this run started SMS entries on: their further parts stay SMS entries too. */
+  smsDays: Set<string>;
+}
+
+export interface ChunkWriter {
+  ctx: AppContext;
+  job: Pick<ImportJob, 'id' | 'attempts'>;
+  owner: { userId: string; salt: string };
+  reader: Pick<ImportReader, 'files'>;
+}
+
+/** The job was taken over by another instance: this one writes nothing more. */
+export class ClaimLost extends Error {}
+
+/** A keyed hash of where an entry or photo came from: the stored fingerprint says nothing about it. */
+function fingerprintOf(ctx: AppContext, userId: string, origin: string): string {
+  return createHmac('sha256', ctx.keys.storedHashes).update(`import:${userId}:${origin}`).digest('base64url');
+}
+
+interface Planned {
+  entry: ImportedEntry;
+  fingerprint: string;
+  /** The journal's entry it already is, or null when it comes in now. */
+  existing: string | null;
+  photos: ImportedPhoto[];
+}
+
+/**
+ * Writes one batch of the file's entries: new entries with their photos, and photos the journal
+ * lacks for entries it has (a Day One ZIP after its Journal.json). Photos are decoded and stored
+ * before the transaction; the transaction inserts the rows and moves the job's progress forward
+ * under its claim, so entries and progress commit together or not at all.
+ */
+export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry[], before: ImportProgressState): Promise<ImportProgressState> {
+  const { ctx, owner } = w;
+  const { userId } = owner;
+  const state: ImportProgressState = { ...before, position: before.position + entries.length };
+  const leave = (reason: ImportReason, example: string) => {
+    state.tally.add(reason, example);
+    if (ENTRY_REASONS.has(reason)) state.skipped += 1;
+    else if (reason.startsWith('photo_')) state.photos_skipped += 1;
+  };
+  const fp = (origin: string) => fingerprintOf(ctx, userId, origin);
+
+  const photoFps = new Map(entries.flatMap((e) => e.photos.map((p) => [p, fp(p.origin)] as const)));
+  const known = await repo.knownFingerprints(ctx.db, userId, [...entries.map((e) => fp(e.origin)), ...photoFps.values()]);
+  const own = await repo.existingEntryIds(ctx.db, userId, entries.flatMap((e) => e.originalId ?? []));
+  const ownPhotos = await repo.existingPhotoIds(ctx.db, userId, entries.flatMap((e) => e.photos.flatMap((p) => p.originalId ?? [])));
+
+  const planned: Planned[] = [];
+  for (const entry of entries) {
+    if (entry.repeated) {
+      leave('repeated', entryExample(entry));
+      continue;
+    }
+    for (const item of entry.leftOut) leave(item.reason, `${item.example} (${entry.entryDate})`);
+    const fingerprint = fp(entry.origin);
+    const existing = known.get(fingerprint) ?? (entry.originalId && own.has(entry.originalId) ? entry.originalId : null);
+    if (existing) leave('already_imported', entryExample(entry));
+    const photos = entry.photos.filter((p) => !known.has(photoFps.get(p)!) && !(p.originalId && ownPhotos.has(p.originalId)));
+    for (const photo of photos.filter((p) => !p.path)) leave('photo_not_in_file', `${photo.fileName} (${entry.entryDate})`);
+    planned.push({ entry, fingerprint, existing, photos: photos.filter((p) => p.path) });
+  }
+
+  const keyOf = (p: Planned) => p.existing ?? p.fingerprint;
+  const totals = await repo.photoTotals(ctx.db, userId, planned.flatMap((p) => p.existing ?? []));
+  const outcomes = await preparePhotos(
+    w.reader,
+    planned.flatMap((p) => p.photos.map((photo) => ({ key: keyOf(p), photo }))),
+    new Map([...totals].map(([id, t]) => [id, { count: t.count, bytes: t.bytes }])),
+  );
+
+  const now = ctx.clock.now().toISOString();
+  await writingPhotoFiles(ctx, async (written) => {
+    const entryRows: Insertable<JournalEntriesTable>[] = [];
+    const importRows: JournalImportsTable[] = [];
+    const photoRows: JournalPhotoRow[] = [];
+    const smsBefore = await repo.smsDays(ctx.db, userId, [...new Set(planned.filter((p) => !p.existing && p.entry.source === 'sms').map((p) => p.entry.entryDate))]);
+    for (const plan of planned) {
+      const { entry } = plan;
+      const entryId = plan.existing ?? newId();
+      const ready = plan.photos.flatMap((photo) => {
+        const outcome = outcomes.get(photo)!;
+        if ('left' in outcome) leave(outcome.left, `${photo.fileName} (${entry.entryDate})`);
+        return 'prepared' in outcome ? [outcome] : [];
+      });
+      if (!plan.existing) {
+        let { title, content } = entry;
+        if (content === '' && ready.length === 0) {
+          // A title alone is the entry's text; an entry with nothing at all is left out.
+          if (!title) {
+            leave('empty', entryExample(entry));
+            continue;
+          }
+          [title, content] = [null, title];
+        }
+        // The journal holds one SMS entry a day (and its parts): others come in as web entries.
+        const sms = entry.source === 'sms' && (state.smsDays.has(entry.entryDate) || !smsBefore.has(entry.entryDate));
+        if (sms) state.smsDays.add(entry.entryDate);
+        entryRows.push({
+          id: entryId,
+          user_id: userId,
+          ...sealEntryText(ctx, userId, owner.salt, { title, content, tags: entry.tags }),
+          source: sms ? 'sms' : 'web',
+          sms_part: sms ? (entry.smsPart ?? 0) : 0,
+          entry_date: entry.entryDate,
+          word_count: countWords(content),
+          created_at: entry.createdAt,
+          updated_at: entry.updatedAt,
+          time_zone: entry.timeZone,
+        });
+        importRows.push({ user_id: userId, fingerprint: plan.fingerprint, entry_id: entryId, imported_at: now });
+        state.imported += 1;
+      }
+      let position = plan.existing ? (totals.get(plan.existing)?.next ?? 0) : 0;
+      for (const { photo, prepared } of ready) {
+        const row = await storePhotoFiles(ctx, owner, entryId, prepared, written);
+        photoRows.push({ ...row, position: position++ });
+        importRows.push({ user_id: userId, fingerprint: photoFps.get(photo)!, entry_id: entryId, imported_at: now });
+        state.photos_imported += 1;
+      }
+    }
+    await ctx.db.transaction().execute(async (trx) => {
+      // First: on PostgreSQL this user's writers now take turns.
+      if (entryRows.length || photoRows.length) await bumpRevision(trx, userId);
+      await repo.insertEntries(trx, entryRows);
+      await insertPhotos(trx, photoRows);
+      await repo.recordImports(trx, importRows);
+      const progress = {
+        position: state.position,
+        imported: state.imported,
+        skipped: state.skipped,
+        photos_imported: state.photos_imported,
+        photos_skipped: state.photos_skipped,
+        reasons: state.tally.seal(ctx, userId, owner.salt),
+      };
+      if (!(await saveProgress(trx, w.job, progress, now))) throw new ClaimLost('The import was taken over');
+    });
+  });
+  return state;
+}
