@@ -127,6 +127,19 @@ describe('turning the vault on seals the journal already written', () => {
     expect((await vaultRequest(t, user, 'POST', '/api/vault/seal')).json()).toMatchObject({ state: 'on', sealed_entries: 56 });
   });
 
+  it('once on, seals an entry that reached the journal readable all the same', async () => {
+    const user = await journalUser(t);
+    await createEntry(t, user, { content: 'First' });
+    const keys = await browserKeys();
+    await turnOn(t, user, keys);
+    await sealJournal(t, user);
+    // Until processing and writing seal as they go, a new entry is stored under the server key.
+    await createEntry(t, user, { content: 'Straggler' });
+    expect((await vaultRequest(t, user, 'GET', '/api/vault')).json()).toMatchObject({ state: 'on', sealed_entries: 1, total_entries: 2 });
+    expect((await vaultRequest(t, user, 'POST', '/api/vault/seal')).json()).toMatchObject({ state: 'on', sealed_entries: 2, total_entries: 2 });
+    expect(await databaseCanRead(t.ctx, user.id, 'Straggler')).toBe(false);
+  });
+
   it('deletes the replaced photo files a crash left behind at the next step', async () => {
     const user = await journalUser(t);
     await entryWithPhotos(user, 'Pictures');

@@ -30,11 +30,13 @@ interface SealedFiles {
   written: string[];
 }
 
-/** POST /api/vault/seal: seals the next batch; with none left, removes the leftovers and the vault is on. */
+/**
+ * POST /api/vault/seal: seals the next batch; with none left, removes the leftovers and the vault is
+ * on. Once on, it seals any entry that reached the journal readable all the same (a safety net).
+ */
 export async function sealNextBatch(ctx: AppContext, userId: string): Promise<VaultView> {
   const vault = await repo.findVault(ctx.db, userId);
   if (!vault) throw notFound(vaultMessages.errors.off);
-  if (vault.state === 'on') return getVault(ctx, userId);
   if (vault.state === 'unsealing') {
     // Sealing again what turning it off had opened: the way back is the way in.
     await repo.updateVault(ctx.db, userId, { state: 'sealing', updated_at: ctx.clock.now().toISOString() });
@@ -129,10 +131,10 @@ async function removeFiles(ctx: AppContext, keys: readonly string[]): Promise<vo
 async function finishSealing(ctx: AppContext, userId: string): Promise<void> {
   await changeJournal(ctx, userId, async (trx) => {
     const vault = await repo.findVault(trx, userId);
-    if (vault?.state !== 'sealing') return { entryId: '' };
+    if (!vault || vault.state === 'unsealing') return { entryId: '' };
     if ((await repo.entriesToConvert(trx, userId, false, 1)).length > 0) return { entryId: '' };
     await repo.dropReadableLeftovers(trx, userId);
-    await repo.updateVault(trx, userId, { state: 'on', updated_at: ctx.clock.now().toISOString() });
+    if (vault.state === 'sealing') await repo.updateVault(trx, userId, { state: 'on', updated_at: ctx.clock.now().toISOString() });
     return { entryId: '' };
   });
   ctx.journalCache.forget(userId);

@@ -3,6 +3,7 @@ import { vaultMessages } from '../../../shared/vault-messages';
 import { Button } from '../../components/ui/Button';
 import { Spinner } from '../../components/ui/Spinner';
 import { SettingsSection } from '../../pages/settings/SettingsSection';
+import { needsSealing } from './migrate';
 import { Sealing } from './Sealing';
 import { TurningOff } from './TurningOff';
 import { useVault } from './useVault';
@@ -32,7 +33,7 @@ export function VaultCard() {
           </div>
         ) : vault.data.state === 'off' ? (
           <VaultSetup />
-        ) : vault.data.state === 'sealing' ? (
+        ) : needsSealing(vault.data) ? (
           <Sealing vault={vault.data} />
         ) : vault.data.state === 'on' ? (
           <VaultOn vault={vault.data} />

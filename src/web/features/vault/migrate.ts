@@ -8,13 +8,16 @@ export interface Progress {
   total: number;
 }
 
+/** Whether the server still holds entries it can read (while turning on, or ones that slipped in). */
+export const needsSealing = (view: VaultView) => view.state === 'sealing' || (view.state === 'on' && view.sealed_entries < view.total_entries);
+
 /** Turning on: asks the server to seal a batch at a time until the whole journal is sealed. */
 export async function sealWholeJournal(onProgress: (progress: Progress) => void, signal?: AbortSignal): Promise<VaultView> {
   for (;;) {
     signal?.throwIfAborted();
     const view = await sealNextBatch();
     onProgress({ done: view.sealed_entries, total: view.total_entries });
-    if (view.state === 'on') return view;
+    if (!needsSealing(view)) return view;
   }
 }
 
