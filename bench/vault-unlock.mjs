@@ -7,7 +7,7 @@
 // Vite. Prints whether unlock and the first page's segments fit in the 3 s the first screen has.
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import sodium from 'libsodium-wrappers-sumo';
@@ -134,7 +134,8 @@ try {
   const slow = await measure(THROTTLE);
   const ms = (v) => `${v.toFixed(0).padStart(6)} ms`;
   const row = (label, a, b) => console.log(`${label.padEnd(58)}${ms(a)}${ms(b)}   ×${(b / a).toFixed(1)}`);
-  console.log(`Chromium ${browser.version()}, CPU throttled ${THROTTLE}× against unthrottled; medians of ${RUNS} unlocks\n`);
+  const load = loadavg().map((v) => v.toFixed(2)).join(' / ');
+  console.log(`Chromium ${browser.version()}, CPU throttled ${THROTTLE}× against unthrottled; medians of ${RUNS} unlocks; load ${load} on ${cpus().length} cores\n`);
   console.log(`${''.padEnd(58)}${'1×'.padStart(9)}${`${THROTTLE}×`.padStart(9)}`);
   row('load libsodium (fetch, compile, init)', bare.load, slow.load);
   CANDIDATES.forEach(([ops, mib], i) => row(`unlock: Argon2id ops ${ops}, ${mib} MiB, + secretbox${i === 0 ? ' (shipped)' : ''}`, bare.unlock[i], slow.unlock[i]));

@@ -3,6 +3,9 @@ import { loadSodium } from './sodium';
 import { fetchSealedBatch, finishTurningOff, sealNextBatch, sendOpenedEntries, startTurningOff } from './vault-api';
 import { openFile, openSegment, openText, type VaultKeys } from './vault-crypto';
 
+/** Text-only entries go together up to about this much text a request (the server takes some 30 MB). */
+const TEXT_CHARS_PER_REQUEST = 2_000_000;
+
 export interface Progress {
   done: number;
   total: number;
@@ -56,17 +59,29 @@ export async function openWholeJournal(keys: VaultKeys, view: VaultView, onProgr
   const total = view.total_entries;
   let sealed = view.sealed_entries;
   onProgress({ done: total - sealed, total });
+  const send = async (entries: OpenedEntryInput[]) => {
+    if (entries.length > 0) sealed -= (await sendOpenedEntries(entries)).opened.length;
+    onProgress({ done: total - sealed, total });
+  };
   for (let batch = (await fetchSealedBatch()).entries; batch.length > 0; batch = (await fetchSealedBatch()).entries) {
-    const texts: OpenedEntryInput[] = [];
+    let texts: OpenedEntryInput[] = [];
+    let textChars = 0;
     for (const entry of batch) {
       signal?.throwIfAborted();
       const opened = await openEntry(keys, entry);
-      if (opened.photos.length === 0) texts.push(opened);
-      else sealed -= (await sendOpenedEntries([opened])).opened.length;
-      onProgress({ done: total - sealed, total });
+      if (opened.photos.length > 0) {
+        await send([opened]);
+        continue;
+      }
+      texts.push(opened);
+      textChars += opened.content.length;
+      if (textChars > TEXT_CHARS_PER_REQUEST) {
+        await send(texts);
+        texts = [];
+        textChars = 0;
+      }
     }
-    if (texts.length > 0) sealed -= (await sendOpenedEntries(texts)).opened.length;
-    onProgress({ done: total - sealed, total });
+    await send(texts);
   }
   await finishTurningOff();
 }
