@@ -68,7 +68,7 @@ describe('editing an entry that texts made longer than the limit', () => {
 describe('entry times', () => {
   it('shows the time in the profile’s timezone, not the browser’s', async () => {
     // 20:05 UTC is 10:05 AM the next morning on Kiritimati (UTC+14), whatever zone the browser is in.
-    const view = renderJournal(<EntryCard entry={buildEntry({ created_at: '2026-03-03T20:05:00.000Z' })} />);
+    const view = renderJournal(<EntryCard entry={buildEntry({ entry_date: '2026-03-04', created_at: '2026-03-03T20:05:00.000Z' })} />);
     // The journal page loads the profile; the card reads it.
     act(() => view.queryClient.setQueryData(journalKeys.profile, { timezone: 'Pacific/Kiritimati', is_opted_out: false, phone_number: '+12025550123' }));
     expect(await screen.findByText('10:05 AM')).toBeInTheDocument();
