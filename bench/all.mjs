@@ -2,9 +2,10 @@
 // `npm run bench`: runs every benchmark one after another, each in its own process, shows its
 // output as it goes, and writes bench/RESULTS.md with the machine, the date, the load the machine
 // was under and every figure. A benchmark that fails is recorded as failed; the others still run.
-// BENCH_ONLY=webhook,run runs some of them (RESULTS.md is then not written).
+// BENCH_ONLY=webhook,run runs some of them and replaces only their sections. Sections of RESULTS.md
+// no benchmark here writes (written by hand, or by a script run on its own) are kept as they are.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 const here = import.meta.dirname;
 const BENCHES = [
   { name: 'run', file: 'run.mjs', title: 'Journal API: first page and search of a 3,650-entry journal' },
-  { name: 'webhook', file: 'webhook.mjs', title: 'Signed inbound webhook, 10,000 users' },
+  { name: 'webhook', file: 'webhook.mjs', title: 'Inbound texts, 10,000 users: the webhook flat out, and end to end at fixed rates' },
   { name: 'cache-memory', file: 'cache-memory.mjs', flags: ['--expose-gc'], title: 'Journal cache memory' },
   { name: 'reminders', file: 'reminders.mjs', title: 'Reminder pass over 1,000,000 profiles' },
   { name: 'outbound', file: 'outbound.mjs', title: 'Outbound sending to a fake Twilio' },
@@ -51,14 +52,14 @@ for (const bench of selected) {
 }
 
 const busiest = Math.max(...results.flatMap((r) => [r.loadBefore, r.loadAfter].map((l) => Number(l.split(' / ')[0]))));
-const lines = [
+const header = [
   '# Benchmark results',
   '',
   'Written by `npm run bench` (bench/all.mjs), which runs each script below in its own process and copies its output.',
   'Every figure sits beside a baseline measured in the same run on the same machine (bare node:http, a bare',
   '`SELECT 1`, bare POSTs to the fake Twilio), so ratios compare better across machines than the raw figures.',
   '',
-  `- Date: ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} (took ${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} min)`,
+  `- Date: ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} (took ${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} min${only ? `; ${only.join(', ')} only, the other sections are from earlier runs` : ''})`,
   `- CPU: ${cores[0]?.model.trim() ?? 'unknown'}, ${cores.length} cores`,
   `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GB (${(freemem() / 2 ** 30).toFixed(1)} GB free at the end)`,
   `- System: ${osType()} ${release()}; Node ${process.version}`,
@@ -68,21 +69,30 @@ const lines = [
 // script to the next: what says whether other work shared the machine is the load before the first.
 const idleBefore = Number(results[0]?.loadBefore.split(' / ')[0] ?? 0);
 if (idleBefore > cores.length * 0.5) {
-  lines.push(
+  header.push(
     '',
     `> **Taken under load.** The machine was busy with other work when these started (load ${idleBefore.toFixed(2)} on ${cores.length} cores):`,
     '> absolute figures are lower and noisier than on an idle machine, the baselines included.',
   );
 }
-for (const r of results) {
-  lines.push('', `## ${r.bench.title}`, '', `\`node ${[...(r.bench.flags ?? []), `bench/${r.bench.file}`].join(' ')}\` — ${r.seconds.toFixed(0)} s, load ${r.loadBefore} before, ${r.loadAfter} after${r.code === 0 ? '' : `, **failed (exit ${r.code})**`}`, '', '```', r.out.trimEnd());
+const sectionOf = (r) => {
+  const lines = [`## ${r.bench.title}`, '', `\`node ${[...(r.bench.flags ?? []), `bench/${r.bench.file}`].join(' ')}\` — ${r.seconds.toFixed(0)} s, load ${r.loadBefore} before, ${r.loadAfter} after${r.code === 0 ? '' : `, **failed (exit ${r.code})**`}`, '', '```', r.out.trimEnd()];
   if (r.code !== 0) lines.push('', r.err.trim().split('\n').slice(-15).join('\n'));
   lines.push('```');
+  return lines.join('\n');
+};
+
+// The sections already in RESULTS.md, by title, in their order; this run's replace theirs.
+const file = join(here, 'RESULTS.md');
+const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+const sections = new Map(previous.split(/^(?=## )/m).slice(1).map((text) => [text.split('\n', 1)[0].slice(3).trim(), text.trimEnd()]));
+for (const r of results) sections.set(r.bench.title, sectionOf(r));
+// A section a benchmark here wrote under an older title (its command line names the script) is
+// dropped; every other section stays.
+for (const [title, text] of sections) {
+  const command = text.split('\n')[2] ?? '';
+  if (!BENCHES.some((b) => b.title === title) && command.startsWith('`node ') && BENCHES.some((b) => command.includes(`bench/${b.file}\``))) sections.delete(title);
 }
-if (only) {
-  console.log('\nBENCH_ONLY given: bench/RESULTS.md left as it was.');
-} else {
-  writeFileSync(join(here, 'RESULTS.md'), lines.join('\n') + '\n');
-  console.log('\nWrote bench/RESULTS.md');
-}
+writeFileSync(file, [header.join('\n'), ...sections.values()].join('\n\n') + '\n');
+console.log('\nWrote bench/RESULTS.md');
 process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;

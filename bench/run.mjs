@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // `npm run bench`: how fast the journal answers for a ten-year journal (3,650 entries), next to a
-// bare node:http server answering a fixed JSON body on the same machine in the same run.
-// The app and the baseline each run in their own process; autocannon drives them from this one.
+// bare node:http server answering a fixed JSON body on the same machine in the same run: on SQLite,
+// on PostgreSQL, and on PostgreSQL with three instances behind one port (bench/proxy.mjs). The apps,
+// the baselines and the proxy each run in their own process; autocannon drives them from this one.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchEnv, child as forkChild, cpuSecondsOf, listening, loadApp, medianOf, serveApp } from './support.mjs';
+import { countStatements } from './statements.mjs';
+import { appModule, benchDatabases, benchDb, benchEnv, child as forkChild, cpuMeter, cpuSecondsOfAll, listening, loadApp, medianOf, postgresBackendPids, postgresDatabase, quantile, serveApp } from './support.mjs';
 
 const ENTRIES = 3650;
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
 // Each scenario first runs this long unmeasured, so JIT and caches are warm for every one alike.
 const WARMUP_S = Math.min(1, DURATION_S);
 // The scenarios run in turn, this many rounds, and each figure is the median of its rounds: on a
@@ -17,6 +20,8 @@ const WARMUP_S = Math.min(1, DURATION_S);
 // baseline measured once, a minute before the app, made the ratios drift with it.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
+const INSTANCES = 3;
+const proxyScript = join(import.meta.dirname, 'proxy.mjs');
 const role = process.argv[2];
 
 if (role === 'baseline') {
@@ -27,7 +32,6 @@ if (role === 'baseline') {
   const port = await listening(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)));
   process.send({ port });
 } else if (role === 'app') {
-  // Only the bench's own settings: a developer's environment must not change what is measured.
   await serveApp(JSON.parse(process.argv[3]));
 } else {
   await main();
@@ -38,25 +42,33 @@ function child(name, env) {
 }
 
 /**
- * Throughput and latency against `server`, and the server's CPU time per answer: on a machine
- * shared with other work, req/s moves with the neighbours, CPU per answer much less.
+ * Throughput and latency through `url`, and the CPU time per answer of the processes serving it
+ * (`pids`) and of the database's backends (`dbPids()`, PostgreSQL, read once the warm-up has opened
+ * the pools' connections): on a machine shared with other work, req/s moves with the neighbours,
+ * CPU per answer much less.
  */
-async function measure(server, path = '', headers = {}) {
-  const url = `${server.url}${path}`;
+async function measure({ url, pids, dbPids }, path = '', headers = {}) {
   const { default: autocannon } = await import('autocannon');
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_S });
+  await autocannon({ url: `${url}${path}`, headers, connections: CONNECTIONS, duration: WARMUP_S });
   // autocannon's own percentiles are whole milliseconds; each response's time is finer.
   const times = [];
-  const cpuBefore = cpuSecondsOf(server.pid);
-  const run = autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  const dbCpu = dbPids ? cpuMeter(await dbPids()) : null;
+  const appBefore = cpuSecondsOfAll(pids);
+  const run = autocannon({ url: `${url}${path}`, headers, connections: CONNECTIONS, duration: DURATION_S });
   run.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
   const result = await run;
-  const cpuAfter = cpuSecondsOf(server.pid);
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const appAfter = cpuSecondsOfAll(pids);
+  const dbSeconds = dbCpu?.stop() ?? 0;
+  if (result.non2xx || result.errors) throw new Error(`${url}${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   times.sort((a, b) => a - b);
-  const percentile = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  const cpuUs = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
-  return { p50: percentile(0.5), p99: percentile(0.99), rps: result.requests.average, cpuUs };
+  const total = result.requests.total;
+  return {
+    p50: quantile(times, 0.5),
+    p99: quantile(times, 0.99),
+    rps: result.requests.average,
+    cpuUs: appBefore === null || appAfter === null ? null : ((appAfter - appBefore) * 1e6) / total,
+    dbUs: (dbSeconds * 1e6) / total,
+  };
 }
 
 async function timeIt(times, fn) {
@@ -65,80 +77,148 @@ async function timeIt(times, fn) {
   return (performance.now() - started) / times;
 }
 
-async function main() {
-  const { dataDir, env } = benchEnv();
-  const servers = [];
+/**
+ * Writes the journal through an app in this process, and measures there what needs no HTTP: the
+ * cold load, the search over the copy in memory, and the statements each request runs.
+ */
+async function seedAndProbe(env, kind) {
+  const app = await loadApp(env);
   try {
-    console.log(`Writing a journal of ${ENTRIES} entries…`);
-    const app = await loadApp(env);
-    const { seedJournal } = await import('./seed-journal.ts');
-    const { userId, token, rareWord } = await seedJournal(app, ENTRIES);
-
-    // The search approach in isolation: decrypting the whole journal (what every search would cost
-    // without the in-memory copy) against filtering the copy already in memory.
-    const { JournalCache } = await import('../src/server/journal/cache.ts');
-    const { pageOfEntries, searchableText } = await import('../src/server/journal/search.ts');
-    const { entryFilterSchema } = await import('../src/shared/journal.ts');
+    const { seedJournal } = await appModule('bench/seed-journal.ts');
+    const seeded = await seedJournal(app, ENTRIES);
+    const { JournalCache } = await appModule('src/server/journal/cache.ts');
+    const { pageOfEntries } = await appModule('src/server/journal/search.ts');
+    const { entryFilterSchema } = await appModule('src/shared/journal.ts');
     const budget = app.ctx.config.searchCacheBytes;
-    const coldMs = await timeIt(5, () => new JournalCache(() => app.ctx, budget).entries(userId));
+    const coldMs = await timeIt(3, () => new JournalCache(() => app.ctx, budget).entries(seeded.userId));
     const warm = new JournalCache(() => app.ctx, budget);
-    const entries = await warm.entries(userId);
-    const filter = entryFilterSchema.parse({ q: rareWord });
-    const filterMs = await timeIt(200, () => pageOfEntries(entries, filter));
-    const rebuildMs = await timeIt(50, () => pageOfEntries(entries.slice(), filter));
-    const texts = entries.map(searchableText);
-    const perEntryMs = await timeIt(200, () => texts.filter((text) => text.includes(rareWord)));
-    const warmMs = await timeIt(200, async () => pageOfEntries(await warm.entries(userId), filter));
+    const entries = await warm.entries(seeded.userId);
+    const filter = entryFilterSchema.parse({ q: seeded.rareWord });
+    const inMemory = {
+      coldMs,
+      filterMs: await timeIt(200, () => pageOfEntries(entries, filter)),
+      warmMs: await timeIt(200, async () => pageOfEntries(await warm.entries(seeded.userId), filter)),
+      perEntryMs: await timeIt(200, () => entries.filter((entry) => entry.searchText.includes(seeded.rareWord))),
+    };
+    const headers = { authorization: `Bearer ${seeded.token}` };
+    await app.inject({ url: '/api/entries', headers }); // loads the journal
+    const statements = {};
+    for (const [label, url] of [['first page', '/api/entries'], ['search', `/api/entries?q=${seeded.rareWord}`]]) {
+      statements[label] = (await countStatements(kind, () => app.inject({ url, headers }))).count;
+    }
+    return { ...seeded, inMemory, statements };
+  } finally {
     await app.close();
+  }
+}
 
-    servers.push(await child('baseline'), await child('app', env));
-    const [baseline, api] = servers;
-    const auth = { authorization: `Bearer ${token}` };
-    // The first request loads the journal into memory.
-    const firstPage = await (await fetch(`${api.url}/api/entries`, { headers: auth })).text();
-    const bodyFile = join(dataDir, 'first-page.json');
+async function main() {
+  const servers = [];
+  const cleanups = [];
+  const configs = [];
+  const notes = [];
+  try {
+    console.log(`Writing a journal of ${ENTRIES} entries on ${benchDatabases.join(' and ')}…`);
+    if (benchDatabases.includes('sqlite')) {
+      const { dataDir, env } = benchEnv();
+      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+      const seeded = await seedAndProbe(env, 'sqlite');
+      const api = await child('app', env);
+      servers.push(api);
+      configs.push({ label: 'SQLite', seeded, target: { url: api.url, pids: [api.pid] }, extra: true });
+    }
+    if (benchDatabases.includes('postgres')) {
+      const pg = await postgresDatabase('journal');
+      if (pg.skipped) notes.push(`PostgreSQL figures skipped: ${pg.skipped}`);
+      else {
+        cleanups.push(() => pg.drop());
+        const { dataDir, env } = benchEnv({ DATABASE_URL: pg.url });
+        cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+        const seeded = await seedAndProbe(env, 'postgres');
+        const instances = [];
+        for (let i = 0; i < INSTANCES; i++) instances.push(await child('app', env));
+        const proxy = await forkChild(proxyScript, 'proxy', { ports: instances.map((s) => s.port) });
+        servers.push(...instances, proxy);
+        const db = await benchDb(pg.url);
+        cleanups.push(() => db.destroy());
+        const dbPids = () => postgresBackendPids(db);
+        configs.push({ label: 'PostgreSQL', seeded, target: { url: instances[0].url, pids: [instances[0].pid], dbPids } });
+        configs.push({ label: `PostgreSQL, ${INSTANCES} instances behind the proxy`, seeded, target: { url: proxy.url, pids: [...instances.map((s) => s.pid), proxy.pid], dbPids } });
+      }
+    }
+    if (!configs.length) throw new Error('no database to measure on');
+
+    const baseline = await child('baseline');
+    servers.push(baseline);
+    const auth = (config) => ({ authorization: `Bearer ${config.seeded.token}` });
+    // Each instance loads the journal on its first request; the proxy sends every connection to the next one.
+    for (const config of configs) for (let i = 0; i < INSTANCES * 2; i++) await (await fetch(`${config.target.url}/api/entries`, { headers: auth(config) })).text();
+    const firstPage = await (await fetch(`${configs[0].target.url}/api/entries`, { headers: auth(configs[0]) })).text();
+    const bodyFile = join(tmpdir(), `jotline-bench-first-page-${process.pid}.json`);
     writeFileSync(bodyFile, firstPage);
+    cleanups.push(() => rmSync(bodyFile, { force: true }));
     const samePage = await child('baseline', { BODY_FILE: bodyFile });
     servers.push(samePage);
+
+    const bare = { url: baseline.url, pids: [baseline.pid] };
     const scenarios = [
-      ['bare node:http, fixed JSON', () => measure(baseline)],
-      [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, () => measure(samePage)],
-      ['GET /api/entries (first page)', () => measure(api, '/api/entries', auth)],
-      ['GET /api/entries (first page, br as browsers ask)', () => measure(api, '/api/entries', { ...auth, 'accept-encoding': 'gzip, deflate, br' })],
-      [`GET /api/entries?q=${rareWord} (scans all)`, () => measure(api, `/api/entries?q=${rareWord}`, auth)],
-      ['GET /api/entries?q=walk&tags=work&from=…', () => measure(api, '/api/entries?q=walk&tags=work&from=2020-01-01&source=web', auth)],
+      ['bare node:http, fixed JSON', () => measure(bare)],
+      [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, () => measure({ url: samePage.url, pids: [samePage.pid] })],
     ];
+    if (configs.some((c) => c.target.dbPids)) {
+      const bareProxy = await forkChild(proxyScript, 'proxy', { ports: [baseline.port] });
+      servers.push(bareProxy);
+      scenarios.push(['bare node:http behind the proxy, fixed JSON', () => measure({ url: bareProxy.url, pids: [baseline.pid, bareProxy.pid] })]);
+    }
+    for (const config of configs) {
+      const word = config.seeded.rareWord;
+      const one = (name, path, headers = {}) => [`${config.label}: ${name}`, () => measure(config.target, path, { ...auth(config), ...headers })];
+      scenarios.push(one('first page', '/api/entries'));
+      if (config.extra) scenarios.push(one('first page, br as browsers ask', '/api/entries', { 'accept-encoding': 'gzip, deflate, br' }));
+      scenarios.push(one(`search ?q=${word} (scans all)`, `/api/entries?q=${word}`));
+      if (config.extra) scenarios.push(one('?q=walk&tags=work&from=…', '/api/entries?q=walk&tags=work&from=2020-01-01&source=web'));
+    }
     const runs = scenarios.map(() => []);
+    const loadBefore = loadavg()[0];
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, [, run]] of scenarios.entries()) runs[i].push(await run());
     }
-    const rows = scenarios.map(([name], i) => [name, medianOf(runs[i])]);
-
-    const base = rows[0][1];
-    const NAME_WIDTH = Math.max(...rows.map(([name]) => name.length)) + 2;
-    console.log(`\n${ENTRIES} entries · ${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · medians of ${ROUNDS} rounds, the scenarios in turn\n`);
-    console.log(
-      `${'scenario'.padEnd(NAME_WIDTH)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(9)}` +
-        `${'p50 ×bare'.padStart(11)}${'p99 ×bare'.padStart(11)}${'req/s ÷bare'.padStart(13)}${'CPU µs/req'.padStart(12)}${'bare ÷CPU'.padStart(11)}`,
-    );
-    const perRequest = (r) => (r.cpuUs === null ? 'n/a' : r.cpuUs.toFixed(1));
-    // The share of bare's throughput the scenario would reach if the server's CPU were all that limited it.
-    const cpuShare = (r) => (r.cpuUs === null || base.cpuUs === null ? 'n/a' : (base.cpuUs / r.cpuUs).toFixed(3));
-    for (const [name, r] of rows) {
-      console.log(
-        `${name.padEnd(NAME_WIDTH)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(8)}${r.rps.toFixed(0).padStart(9)}` +
-          `${(r.p50 / base.p50).toFixed(1).padStart(11)}${(r.p99 / base.p99).toFixed(1).padStart(11)}${(r.rps / base.rps).toFixed(3).padStart(13)}` +
-          `${perRequest(r).padStart(12)}${cpuShare(r).padStart(11)}`,
-      );
-    }
-    console.log('\nSearch over the in-memory journal (in process):');
-    console.log(`  decrypt and index all ${ENTRIES} entries (cold, once per change elsewhere): ${coldMs.toFixed(1)} ms`);
-    console.log(`  search the copy in memory for "${rareWord}" (one folded string per entry):   ${filterMs.toFixed(2)} ms`);
-    console.log(`  the same with the revision check (one indexed lookup):                    ${warmMs.toFixed(2)} ms`);
-    console.log(`  the same over a copy of the list (slice, then search):                    ${rebuildMs.toFixed(2)} ms`);
-    console.log(`  for comparison, testing entry by entry (String.includes per entry):       ${perEntryMs.toFixed(2)} ms`);
+    report(scenarios.map(([name], i) => [name, medianOf(runs[i])]), configs, loadBefore, notes);
   } finally {
-    for (const s of servers) s.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(servers.map((s) => s.stop()));
+    for (const cleanup of cleanups.reverse()) await cleanup();
   }
+}
+
+function report(rows, configs, loadBefore, notes) {
+  const base = rows[0][1];
+  const width = Math.max(...rows.map(([name]) => name.length)) + 2;
+  const cell = (value, digits, w) => (value === null ? 'n/a' : value.toFixed(digits)).padStart(w);
+  console.log(`\n${ENTRIES} entries · ${CONNECTIONS} connections · ${DURATION_S} s each (after ${WARMUP_S} s warm-up) · medians of ${ROUNDS} rounds, the scenarios in turn · load ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)}\n`);
+  console.log(`${'scenario'.padEnd(width)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(8)}${'÷bare'.padStart(7)}${'app CPU µs'.padStart(11)}${'db CPU µs'.padStart(10)}${'bare÷CPU'.padStart(9)}`);
+  for (const [name, r] of rows) {
+    const total = r.cpuUs === null || r.dbUs === null ? null : r.cpuUs + r.dbUs;
+    console.log(
+      `${name.padEnd(width)}${cell(r.p50, 2, 8)}${cell(r.p99, 2, 8)}${cell(r.rps, 0, 8)}${cell(r.rps / base.rps, 3, 7)}` +
+        `${cell(r.cpuUs, 0, 11)}${r.dbUs ? cell(r.dbUs, 0, 10) : '—'.padStart(10)}${cell(total && base.cpuUs / total, 3, 9)}`,
+    );
+  }
+  console.log('\n  ÷bare: req/s against bare node:http with the fixed JSON. CPU µs per request: of the app processes (and of');
+  console.log('  the proxy in front of them) and of the PostgreSQL backends serving them; bare÷CPU: bare\'s over both.');
+  console.log('\nStatements per request (each a round trip on PostgreSQL), and the journal in memory (in process):');
+  for (const config of configs.filter((c, i) => configs.findIndex((o) => o.seeded === c.seeded) === i)) {
+    const { inMemory: m, statements } = config.seeded;
+    console.log(`  ${config.label}: first page ${statements['first page']}, search ${statements.search} statements; cold load of all ${ENTRIES} entries ${m.coldMs.toFixed(0)} ms;`);
+    console.log(`    search in memory ${m.filterMs.toFixed(2)} ms (with the revision check ${m.warmMs.toFixed(2)} ms; String.includes per entry alone ${m.perEntryMs.toFixed(2)} ms)`);
+  }
+  console.log('\nTargets (issue 23): first page and search ≥ 0.20 of bare (PostgreSQL, one instance: ≥ 0.25); search p99 < 30 ms');
+  for (const [name, r] of rows.slice(1)) {
+    const config = configs.find((c) => name.startsWith(`${c.label}: `));
+    if (!config || !/first page$|search/.test(name)) continue;
+    const goal = config.label === 'PostgreSQL' ? 0.25 : 0.2;
+    const ratio = r.rps / base.rps;
+    const p99 = /search/.test(name) ? `, p99 ${r.p99.toFixed(1)} ms ${r.p99 < 30 ? 'met' : 'NOT MET'}` : '';
+    console.log(`  ${name.padEnd(width)} ${ratio.toFixed(3)} of bare (≥ ${goal.toFixed(2)}: ${ratio >= goal ? 'met' : 'NOT MET'})${p99}`);
+  }
+  for (const note of notes) console.log(`\n${note}`);
 }

@@ -1,11 +1,24 @@
 // What the HTTP benchmarks share: servers in child processes of their own, the app built from its
-// sources, and medians.
+// sources, databases of their own (SQLite in a temporary directory, PostgreSQL created and dropped),
+// CPU time per process, and medians.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { register } from 'tsx/esm/api';
+
+/**
+ * The source tree whose app is measured: this one, or BENCH_APP_ROOT (another checkout, e.g. an
+ * earlier commit, measured with these same scripts in the same run).
+ */
+export const appRoot = process.env.BENCH_APP_ROOT ?? join(import.meta.dirname, '..');
+
+/** Imports a module of the measured app's tree (`src/server/…`, `bench/seed-journal.ts`). */
+export function appModule(path) {
+  register();
+  return import(join(appRoot, path));
+}
 
 /**
  * A fresh data directory and the environment of an app on a SQLite database in it, with only the
@@ -27,6 +40,40 @@ export function benchEnv(extra = {}) {
   };
 }
 
+/** The databases to measure on: BENCH_DB=sqlite,postgres (both unless told). */
+export const benchDatabases = (process.env.BENCH_DB ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+
+/** The PostgreSQL server the benchmarks create their databases on (BENCH_PG_URL names its maintenance database). */
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function adminQuery(statement) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A PostgreSQL database of the benchmark's own, created now: `{ url, drop }`, or `{ skipped }`
+ * saying why when the server cannot be reached (the SQLite figures still run).
+ */
+export async function postgresDatabase(label) {
+  const name = `jotline_bench_${label}_${process.pid}`;
+  try {
+    await adminQuery(`drop database if exists ${name} with (force)`);
+    await adminQuery(`create database ${name}`);
+  } catch (err) {
+    return { skipped: `PostgreSQL at ${new URL(PG_ADMIN_URL).host} not reachable (${err.message})` };
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+}
+
 /** Listens on a free local port; resolves with it. */
 export function listening(server) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
@@ -34,9 +81,8 @@ export function listening(server) {
 
 /** The whole app, built from the TypeScript sources with `env` as its whole environment. */
 export async function loadApp(env) {
-  register();
-  const { loadConfig } = await import('../src/server/config.ts');
-  const { buildApp } = await import('../src/server/app.ts');
+  const { loadConfig } = await appModule('src/server/config.ts');
+  const { buildApp } = await appModule('src/server/app.ts');
   return buildApp(loadConfig(env), { serveWeb: false });
 }
 
@@ -49,20 +95,34 @@ export async function serveApp(env) {
     await sql.raw(`pragma synchronous = ${env.BENCH_SQLITE_SYNCHRONOUS}`).execute(app.ctx.db);
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
-  process.once('SIGINT', () => process.exit(0));
+  process.once('SIGINT', () => {
+    setTimeout(() => process.exit(0), 5000).unref();
+    void app.close().finally(() => process.exit(0));
+  });
   process.send({ port: app.server.address().port });
 }
 
 /**
  * Runs `script` again as a child process in the role `name` (it answers with `{ port }` once
- * listening); resolves with its URL, pid and a stop. BENCH_CPU_PROF=dir writes a CPU profile of the
- * app's process there.
+ * listening); resolves with its URL, pid and a stop that resolves once it has exited.
+ * BENCH_CPU_PROF=dir writes a CPU profile of each app process there.
  */
 export function child(script, name, env = {}) {
   const execArgv = process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const proc = fork(script, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
   return new Promise((resolve, reject) => {
-    proc.once('message', ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.kill('SIGINT') }));
+    proc.once('message', ({ port }) =>
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        port,
+        pid: proc.pid,
+        stop: () => {
+          proc.kill('SIGINT');
+          return exited;
+        },
+      }),
+    );
     proc.once('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
   });
 }
@@ -82,18 +142,72 @@ export function cpuSecondsOf(pid) {
   }
 }
 
+/** cpuSecondsOf summed over several processes (null when any cannot be read). */
+export function cpuSecondsOfAll(pids) {
+  const each = pids.map(cpuSecondsOf);
+  return each.includes(null) ? null : each.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * A CPU meter over processes that may come and go (PostgreSQL backends: a pool closes idle
+ * connections): `stop()` gives the CPU seconds used since the meter started by those still there.
+ */
+export function cpuMeter(pids) {
+  const before = new Map(pids.map((pid) => [pid, cpuSecondsOf(pid)]));
+  return {
+    stop() {
+      let used = 0;
+      for (const [pid, start] of before) {
+        const end = cpuSecondsOf(pid);
+        if (start !== null && end !== null) used += end - start;
+      }
+      return used;
+    },
+  };
+}
+
+/** The application name of the benchmark's own PostgreSQL connections, so its reads are not counted as the app's. */
+export const BENCH_PG_APPLICATION = 'jotline-bench';
+
+/** The benchmark's own connection to the app's database (a Kysely instance, closed with destroy()). */
+export async function benchDb(url) {
+  const { Kysely, PostgresDialect, SqliteDialect } = await import('kysely');
+  if (/^postgres/.test(url)) {
+    const { default: pg } = await import('pg');
+    return new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2, application_name: BENCH_PG_APPLICATION }) }) });
+  }
+  const { default: SQLite } = await import('better-sqlite3');
+  const sqlite = new SQLite(url.replace(/^sqlite:/, ''));
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * The process ids of the PostgreSQL backends serving the app on a database (the benchmark's own
+ * connections excepted): their CPU time is what the database spent on the app's statements.
+ */
+export async function postgresBackendPids(db) {
+  const { sql } = await import('kysely');
+  const { rows } = await sql`select pid from pg_stat_activity where datname = current_database() and coalesce(application_name, '') <> ${BENCH_PG_APPLICATION}`.execute(db);
+  return rows.map((r) => r.pid);
+}
+
 /** The middle value (the upper middle of an even count). */
 export function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
-/** Each figure of a load run's rounds (p50, p99, rps, cpuUs), its median; CPU null when /proc could not be read. */
+/** The value at quantile q of sorted values. */
+export function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** Each figure of a load run's rounds, its median; a figure null in any round stays null. */
 export function medianOf(results) {
-  const cpu = results.map((r) => r.cpuUs);
-  return {
-    p50: median(results.map((r) => r.p50)),
-    p99: median(results.map((r) => r.p99)),
-    rps: median(results.map((r) => r.rps)),
-    cpuUs: cpu.includes(null) ? null : median(cpu),
-  };
+  const out = {};
+  for (const key of Object.keys(results[0])) {
+    const values = results.map((r) => r[key]);
+    out[key] = values.includes(null) || values.includes(undefined) ? null : median(values);
+  }
+  return out;
 }
