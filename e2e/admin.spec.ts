@@ -27,6 +27,26 @@ test('an operator signs in to the admin area, reads the dashboard and deletes an
   await expect(page.getByText('Trial Users').first()).toBeVisible();
   await expect(page.getByText(operator.email).first()).toBeVisible();
 
+  // SMS tests are dry runs: every step against the member's phone, and nothing reaches their journal.
+  await page.goto('/admin/sms-testing');
+  await page.getByLabel('Test Phone Number').fill(member.phone);
+  await page.getByRole('button', { name: 'Test short message' }).click();
+  await expect(page.getByText('Comprehensive Test Complete').first()).toBeVisible();
+  await expect(page.getByText('6/6 steps passed, entry would be created (dry run)').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Test oversized message' }).click();
+  // Refused, as a real oversized text is, and its sender asked to split it.
+  await expect(page.getByText(/^Refused: 15,000 characters/).first()).toBeVisible();
+  await page.getByRole('tab', { name: 'Test Results' }).click();
+  const results = page.getByRole('list', { name: 'Test results' });
+  await expect(results.getByRole('listitem')).toHaveCount(2);
+  // The member (signed out by the admin login's refusal) signs in again: their journal is still empty.
+  await memberPage.goto('/sign-in');
+  await memberPage.getByLabel('Email').fill(member.email);
+  await memberPage.getByLabel('Password', { exact: true }).fill(member.password);
+  await memberPage.getByRole('button', { name: 'Sign In' }).click();
+  await expect(memberPage).toHaveURL(/\/journal$/);
+  await expect(memberPage.getByRole('button', { name: 'Create Your First Entry' })).toBeVisible();
+
   await page.goto('/admin/user-management');
   await page.getByLabel('User ID, email or phone number').fill(member.email);
   await page.getByRole('button', { name: 'Search' }).click();

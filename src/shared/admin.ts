@@ -218,6 +218,8 @@ export interface SmsTestStep {
   name: string;
   success: boolean;
   message: string;
+  /** How long the step took (absent in logs written before steps were timed). */
+  durationMs?: number;
 }
 
 export interface SmsTestSummary {

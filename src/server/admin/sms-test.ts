@@ -13,10 +13,13 @@ import {
 import { maskPhone } from '../../shared/phone';
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
+import type { Db } from '../db/database';
 import { newId } from '../ids';
 import { recordInboundText } from '../sms/inbound';
-import { processInboundMessage } from '../sms/inbound-job';
-import { findMessage, findProfileByPhone, updateMessage } from '../sms/repo';
+import { handleInboundText, type HandledText } from '../sms/inbound-rules';
+import { INBOUND_TEXT_MAX, inboundTextLength, isOversizedText, refuseOversizedText } from '../sms/oversized-text';
+import { findProfileByPhone } from '../sms/repo';
+import { rehearse } from './rehearsal';
 
 export interface SmsTestInput {
   testType: SmsTestType;
@@ -26,67 +29,39 @@ export interface SmsTestInput {
   content?: string;
 }
 
+interface Outcome {
+  steps: SmsTestStep[];
+  summary: SmsTestResponse['summary'];
+  processingMs: number | null;
+  /** What processing made of the text (its kind), for the log. */
+  kind: string;
+}
+
 /**
- * A comprehensive test: the text goes through the real inbound pipeline as if the phone had texted
- * the journal number (recorded, then processed now rather than in the background), and each stage
- * is reported as a step. The run is logged with the phone masked and the text as a preview only.
+ * A comprehensive test, as a dry run: the text goes through the same rules as a text from that
+ * phone (looked up, recorded, processed), inside a transaction that is rolled back, so nothing
+ * reaches the customer's journal and nothing is texted to them. Each stage is a step with its time.
+ * The run is logged with the phone masked and the test text as a preview only; the customer's
+ * journal text never appears in the answer or the log.
  */
 export async function runSmsTest(ctx: AppContext, input: SmsTestInput, adminId: string): Promise<SmsTestResponse> {
   const started = performance.now();
   const content = input.content ?? smsTestMessage(input.testType);
-  const steps: SmsTestStep[] = [];
-  const step = (name: string, success: boolean, message: string) => steps.push({ name, success, message });
-
-  const profile = await findProfileByPhone(ctx.db, input.phone);
-  step('User lookup', !!profile, profile ? 'Found an account for this phone number' : 'No account uses this phone number');
-  const verified = !!profile && profile.phone_verified === 1;
-  step('Phone verification', verified, verified ? 'Phone number is verified' : 'Phone number is not verified');
-  const access = profile ? await getAccessStatus(ctx, profile.id) : null;
-  const hasAccess = !!access?.hasAccess;
-  step(
-    'Subscription check',
-    hasAccess,
-    hasAccess ? (access!.subscribed ? 'Active paid subscription' : 'Active free trial') : 'No active trial or subscription',
-  );
-
   const messageSid = 'SMTEST' + randomBytes(13).toString('hex');
-  let processingMs: number | null = null;
-  let webhookStatus = 'not_recorded';
-  let entryCreated = false;
-  try {
-    const recorded = await recordInboundText(ctx, { messageSid, from: input.phone, to: ctx.config.journalNumber, body: content, media: [] });
-    step('Webhook received', !recorded.duplicate, recorded.duplicate ? 'The text was already recorded' : 'Inbound text recorded');
-    const outcome = await processInboundMessage(ctx, recorded.id);
-    const row = await findMessage(ctx.db, recorded.id);
-    processingMs = row?.processing_ms ?? null;
-    webhookStatus = outcome.status;
-    if (outcome.status === 'failed') {
-      // A test text is not retried by the sweep: the failure is recorded and left as it is.
-      await updateMessage(ctx.db, recorded.id, { processed: 1, updated_at: ctx.clock.now().toISOString() });
-      step('Message processing', false, `Processing failed: ${outcome.error}`);
-    } else {
-      step('Message processing', outcome.status === 'processed', outcome.status === 'processed' ? `Processed as ${row?.kind ?? 'unknown'}` : 'The text is being processed elsewhere');
-    }
-    entryCreated = !!row && row.kind === 'journal' && !!row.entry_id;
-    step('Journal entry', entryCreated, entryCreated ? 'Added to the journal entry for the day' : entryFailure(row?.kind));
-  } catch (err) {
-    step('Webhook received', false, `The text could not be recorded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
-  }
 
-  const passed = steps.filter((s) => s.success).length;
+  // What a real text would see: a late checkout is brought in from the billing provider first,
+  // as any access check does (the rehearsal itself never calls the provider).
+  const known = await findProfileByPhone(ctx.db, input.phone);
+  if (known) await getAccessStatus(ctx, known.id);
+
+  const outcome = await rehearse(ctx, (dry) => rehearseText(dry, input.phone, content, messageSid));
+  const { steps, summary } = outcome;
   const response: SmsTestResponse = {
-    success: passed === steps.length,
+    success: summary.passedSteps === summary.totalSteps,
     testType: input.testType,
     steps,
-    summary: {
-      passedSteps: passed,
-      totalSteps: steps.length,
-      userFound: !!profile,
-      userVerified: verified,
-      hasActiveSubscription: hasAccess,
-      entryCreated,
-    },
-    timing: { durationMs: Math.round(performance.now() - started), processingMs },
+    summary,
+    timing: { durationMs: Math.round(performance.now() - started), processingMs: outcome.processingMs },
   };
   const failed = steps.find((s) => !s.success);
   if (failed) response.error = failed.message;
@@ -99,9 +74,9 @@ export async function runSmsTest(ctx: AppContext, input: SmsTestInput, adminId: 
       phone_number: maskPhone(input.phone),
       message_content: previewText(content, RESULT_PREVIEW_LENGTH),
       success: response.success ? 1 : 0,
-      webhook_status: webhookStatus,
+      webhook_status: `dry_run:${outcome.kind}`,
       webhook_response: JSON.stringify({ steps, summary: response.summary, timing: response.timing }),
-      payload: JSON.stringify({ testType: input.testType, length: content.length, from: maskPhone(input.phone), messageSid }),
+      payload: JSON.stringify({ testType: input.testType, length: content.length, from: maskPhone(input.phone), messageSid, dryRun: true }),
       created_by: adminId,
       created_at: ctx.clock.now().toISOString(),
     })
@@ -109,18 +84,93 @@ export async function runSmsTest(ctx: AppContext, input: SmsTestInput, adminId: 
   return response;
 }
 
-function entryFailure(kind: string | undefined): string {
+/** Every stage of one text, on the rehearsal's context (dry.db is the transaction that is rolled back). */
+async function rehearseText(dry: AppContext, phone: string, content: string, messageSid: string): Promise<Outcome> {
+  const steps: SmsTestStep[] = [];
+  let mark = performance.now();
+  const step = (name: string, success: boolean, message: string) => {
+    const now = performance.now();
+    steps.push({ name, success, message, durationMs: Math.round((now - mark) * 10) / 10 });
+    mark = now;
+  };
+
+  const profile = await findProfileByPhone(dry.db, phone);
+  step('User lookup', !!profile, profile ? 'Found an account for this phone number' : 'No account uses this phone number');
+  const verified = !!profile && profile.phone_verified === 1;
+  step('Phone verification', verified, verified ? 'Phone number is verified' : 'Phone number is not verified');
+  const access = profile ? await getAccessStatus(dry, profile.id) : null;
+  const hasAccess = !!access?.hasAccess;
+  step('Subscription check', hasAccess, hasAccess ? (access!.subscribed ? 'Active paid subscription' : 'Active free trial') : 'No active trial or subscription');
+
+  const earlierReplies = new Set((await repliesTo(dry.db, phone)).map((r) => r.id));
+  const text = { messageSid, from: phone, to: dry.config.journalNumber, body: content, media: [] };
+  let handled: HandledText | null = null;
+  let kind: string;
+  let processingMs: number | null = null;
+  let failure: string | null = null;
+  if (isOversizedText(content)) {
+    // What the webhook does with such a text: refused whole and never processed.
+    await refuseOversizedText(dry, text);
+    step('Text recorded', true, 'Recorded as refused, as the webhook does (dry run)');
+    kind = 'too_long';
+  } else {
+    const recorded = await recordInboundText(dry, text);
+    step('Text recorded', !recorded.duplicate, 'Recorded as received (dry run)');
+    const processing = performance.now();
+    try {
+      handled = await handleInboundText(dry, { messageId: recorded.id, messageSid, from: phone, body: content, media: [], receivedAt: dry.clock.now(), providerKeyword: null });
+      kind = handled.kind;
+    } catch (error) {
+      kind = 'failed';
+      failure = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+    }
+    processingMs = Math.round(performance.now() - processing);
+  }
+  const replies = (await repliesTo(dry.db, phone)).filter((r) => !earlierReplies.has(r.id)).map((r) => r.kind);
+  const replyNote = replies.length ? `; would reply by text (${replies.join(', ')}), not sent` : '; no reply';
+  step('Message processing', kind !== 'too_long' && kind !== 'failed', `${processedAs(kind, content, failure)}${replyNote}`);
+
+  const entryCreated = handled?.kind === 'journal' && !!handled.entryId;
+  const entryMessage = entryCreated
+    ? `Would be added to the journal entry for ${handled!.entryDate} (dry run: nothing was written)`
+    : entryFailure(kind, content, replies.includes('too_long'));
+  step('Journal entry', entryCreated, entryMessage);
+  const passedSteps = steps.filter((s) => s.success).length;
+  return {
+    steps,
+    summary: { passedSteps, totalSteps: steps.length, userFound: !!profile, userVerified: verified, hasActiveSubscription: hasAccess, entryCreated },
+    processingMs,
+    kind,
+  };
+}
+
+/** The outbound texts queued for a phone. */
+function repliesTo(db: Db, phone: string): Promise<Array<{ id: string; kind: string }>> {
+  return db.selectFrom('sms_messages').select(['id', 'kind']).where('to_number', '=', phone).where('direction', '=', 'outbound').execute();
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+function processedAs(kind: string, content: string, failure: string | null): string {
+  if (kind === 'too_long') return `Refused: ${count(inboundTextLength(content))} characters, over the ${count(INBOUND_TEXT_MAX)}-character limit of one text`;
+  if (kind === 'failed') return `Processing failed: ${failure}`;
+  return `Processed as ${kind}`;
+}
+
+function entryFailure(kind: string, content: string, askedToSplit: boolean): string {
   switch (kind) {
+    case 'too_long':
+      return `Not added: a text over ${count(INBOUND_TEXT_MAX)} characters (${count(inboundTextLength(content))}) is refused${askedToSplit ? ' and its sender asked to split it' : ''}`;
     case 'empty':
-      return 'Empty message: nothing was added to the journal';
+      return 'Empty message: nothing would be added to the journal';
     case 'unknown_number':
-      return 'Unknown number: a sign-up hint was sent instead';
+      return 'Unknown number: a sign-up hint would be sent instead';
     case 'unverified':
-      return 'Unverified phone: the user was asked to reply YES';
-    case undefined:
-      return 'No journal entry was created';
+      return 'Unverified phone: the user would be asked to reply YES';
+    case 'failed':
+      return 'No journal entry would be created';
     default:
-      return `Handled as ${kind}: no journal entry was created`;
+      return `Handled as ${kind}: no journal entry would be created`;
   }
 }
 

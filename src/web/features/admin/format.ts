@@ -1,4 +1,4 @@
-import { LONG_TEST_REPEATS, OVERSIZED_TEST_LENGTH, SMS_TEST_TYPES, smsTestMessage, type SmsTestLog, type SmsTestSummary, type SmsTestType } from '../../../shared/admin';
+import { LONG_TEST_REPEATS, OVERSIZED_TEST_LENGTH, SMS_TEST_TYPES, smsTestMessage, type SmsTestLog, type SmsTestStep, type SmsTestSummary, type SmsTestType } from '../../../shared/admin';
 
 /** Phone digits are never shown beyond the last four: ••••1234. */
 export function maskPhone(lastFour: string | null | undefined): string {
@@ -99,17 +99,20 @@ export const TEST_MESSAGES: { type: SmsTestType; title: string; description: str
 export interface ParsedTestResult {
   summary: SmsTestSummary | null;
   durationMs: number | null;
+  /** Each step with its outcome and time (older logs may have none). */
+  steps: SmsTestStep[];
 }
 
-/** Reads the summary and timing a comprehensive test stored in webhook_response (JSON text). */
+/** Reads the summary, steps and timing a comprehensive test stored in webhook_response (JSON text). */
 export function parseTestResult(log: Pick<SmsTestLog, 'webhook_response'>): ParsedTestResult {
-  if (!log.webhook_response) return { summary: null, durationMs: null };
+  if (!log.webhook_response) return { summary: null, durationMs: null, steps: [] };
   try {
-    const value = JSON.parse(log.webhook_response) as { summary?: SmsTestSummary; timing?: { durationMs?: number } };
+    const value = JSON.parse(log.webhook_response) as { summary?: SmsTestSummary; timing?: { durationMs?: number }; steps?: SmsTestStep[] };
     const summary = value?.summary && typeof value.summary.totalSteps === 'number' ? value.summary : null;
     const durationMs = typeof value?.timing?.durationMs === 'number' ? value.timing.durationMs : null;
-    return { summary, durationMs };
+    const steps = Array.isArray(value?.steps) ? value.steps.filter((step) => typeof step?.name === 'string' && typeof step.message === 'string') : [];
+    return { summary, durationMs, steps };
   } catch {
-    return { summary: null, durationMs: null };
+    return { summary: null, durationMs: null, steps: [] };
   }
 }

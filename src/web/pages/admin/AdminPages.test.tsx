@@ -182,7 +182,7 @@ describe('SMS testing page', () => {
     expect(shortTest).toBeEnabled();
     await user.click(shortTest);
     expect(await screen.findByText(messages.admin.testCompleteTitle)).toBeInTheDocument();
-    expect(screen.getByText('5/6 steps passed, entry created')).toBeInTheDocument();
+    expect(screen.getByText('5/6 steps passed, entry would be created (dry run)')).toBeInTheDocument();
     expect(api.requestsTo('POST /api/admin/sms-test')[0]!.body).toEqual({ testType: 'short', phoneNumber: '+12025550123', messageContent: smsTestMessage('short') });
   });
 
@@ -211,6 +211,7 @@ describe('SMS testing page', () => {
           webhook_status: '200',
           webhook_response: JSON.stringify({
             summary: { passedSteps: 3, totalSteps: 6, userFound: true, userVerified: true, hasActiveSubscription: false, entryCreated: false },
+            steps: [{ name: 'Message processing', success: false, message: 'Refused: 4,049 characters, over the 1,600-character limit of one text', durationMs: 2.5 }],
             timing: { durationMs: 1234 },
           }),
           created_at: '2026-03-01T10:00:00.000Z',
@@ -226,6 +227,10 @@ describe('SMS testing page', () => {
     expect(within(list).getByText('1,234 ms')).toBeInTheDocument();
     expect(within(list).getByText(previewText('x'.repeat(150), RESULT_PREVIEW_LENGTH))).toBeInTheDocument();
     for (const label of ['User Found', 'Phone Verified', 'Active Sub', 'Entry Created']) expect(within(list).getByText(label)).toBeInTheDocument();
+    // Each step, with its time and what it found.
+    expect(within(list).getByText('Message processing')).toBeInTheDocument();
+    expect(within(list).getByText('2.5 ms')).toBeInTheDocument();
+    expect(within(list).getByText('Refused: 4,049 characters, over the 1,600-character limit of one text')).toBeInTheDocument();
   });
 
   it('shows the empty results text', async () => {

@@ -18,7 +18,7 @@ function reportTest(result: SmsTestResponse) {
   if (result.success && result.summary) {
     const { passedSteps, totalSteps, entryCreated } = result.summary;
     toast.success(text.testCompleteTitle, {
-      description: `${passedSteps}/${totalSteps} steps passed, entry ${entryCreated ? 'created' : 'failed'}`,
+      description: `${passedSteps}/${totalSteps} steps passed, entry ${entryCreated ? 'would be created' : 'failed'} (dry run)`,
     });
     return;
   }
@@ -73,7 +73,7 @@ export function AdminSmsTestingPage() {
   return (
     <AdminShell
       title="SMS Testing"
-      subtitle="Send test messages through the SMS pipeline and watch its health"
+      subtitle="Rehearse texts through the SMS pipeline (dry runs) and watch its health"
       back
       actions={
         <>
@@ -151,7 +151,8 @@ export function AdminSmsTestingPage() {
               aria-describedby="sms-test-phone-help"
             />
             <p id="sms-test-phone-help" className="mt-1 text-xs text-stone-500">
-              The number of an existing account; the test runs the same steps as a real incoming text.
+              The number of an existing account. Each test is a dry run: it takes every step a real text takes, then all of it is
+              undone, so nothing reaches the journal and nothing is texted.
             </p>
           </Panel>
           <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
@@ -219,7 +220,7 @@ export function TestResults({ tests, loading, failed }: { tests: SmsTestLog[]; l
   return (
     <ul className="space-y-2" aria-label="Test results">
       {tests.map((test) => {
-        const { summary, durationMs } = parseTestResult(test);
+        const { summary, durationMs, steps } = parseTestResult(test);
         return (
           <li key={test.id} className="rounded-xl border border-stone-200 bg-white p-3 shadow-xs sm:p-4">
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -250,6 +251,20 @@ export function TestResults({ tests, loading, failed }: { tests: SmsTestLog[]; l
                 <Indicator ok={summary.entryCreated} label="Entry Created" />
                 {durationMs !== null && <span className="text-xs text-stone-500 tabular-nums">{formatNumber(durationMs)} ms</span>}
               </div>
+            )}
+            {steps.length > 0 && (
+              <details className="mt-2 text-xs text-stone-600">
+                <summary className="cursor-pointer font-medium text-stone-700">Steps</summary>
+                <ol className="mt-1 space-y-1">
+                  {steps.map((step) => (
+                    <li key={step.name} className="flex flex-wrap gap-x-2">
+                      <Indicator ok={step.success} label={step.name} />
+                      {step.durationMs !== undefined && <span className="text-stone-500 tabular-nums">{step.durationMs} ms</span>}
+                      <span className="break-words">{step.message}</span>
+                    </li>
+                  ))}
+                </ol>
+              </details>
             )}
           </li>
         );
