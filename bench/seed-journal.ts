@@ -62,6 +62,7 @@ export async function seedJournal(app: FastifyInstance, days: number): Promise<{
       ...sealEntryText(ctx, user.id, owner.salt, { content, title: i % 4 === 0 ? `Day ${days - i}` : null, tags: next() < 0.5 ? [pick(TAGS)] : [] }),
       source: i % 3 === 0 ? 'sms' : 'web',
       sms_part: 0,
+      sealed: null,
       entry_date: day,
       word_count: countWords(content),
       created_at: at,
