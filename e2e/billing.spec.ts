@@ -1,13 +1,24 @@
 import { expect, test } from '@playwright/test';
 import { signUpVerified } from './support';
 
-test('a trial user upgrades through checkout and the trial banner gives way to the subscription', async ({ page, request }) => {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** "Dec 5": the day the fresh 10-day trial ends, here (or the day before, should midnight fall since sign-up). */
+function trialEndDays(): RegExp {
+  const day = (at: number) => new Date(at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+  const end = Date.now() + 10 * DAY_MS;
+  return new RegExp(`^First charge on (${day(end)}|${day(end - DAY_MS)})`);
+}
+
+test('a trial user upgrades through checkout, keeping the trial: the first charge falls on its last day', async ({ page, request }) => {
   await signUpVerified(page, request);
   await expect(page.getByText('Free Trial Active')).toBeVisible();
   await page.getByRole('link', { name: 'Upgrade Now' }).or(page.getByRole('button', { name: 'Upgrade Now' })).first().click();
   await expect(page).toHaveURL(/\/subscribe$/);
   await expect(page.getByText('$49.99').first()).toBeVisible();
   await expect(page.getByText('Save $21.89 (30%)').first()).toBeVisible();
+  const firstCharge = trialEndDays();
+  await expect(page.getByText(firstCharge).first()).toBeVisible();
 
   // A canceled checkout changes nothing.
   await page.getByRole('button', { name: /Monthly/ }).click();
@@ -17,10 +28,11 @@ test('a trial user upgrades through checkout and the trial banner gives way to t
   await expect(page.getByText('Checkout canceled').first()).toBeVisible();
   await expect(page.getByText('Free Trial Active')).toBeVisible();
 
-  // Paying activates the subscription at once.
+  // Paying activates the subscription at once; the checkout too says nothing is charged before the trial ends.
   await page.goto('/subscribe');
   await page.getByRole('button', { name: /Yearly/ }).click();
   await expect(page).toHaveURL(/\/dev\/checkout/);
+  await expect(page.getByText(firstCharge)).toBeVisible();
   await page.getByRole('button', { name: /^Pay/ }).click();
   await expect(page).toHaveURL(/\/journal$/);
   await expect(page.getByText('Subscription activated!').first()).toBeVisible();

@@ -88,4 +88,15 @@ describe('subscribing during the free trial keeps the trial (local billing simul
       t.clock.set(start);
     }
   });
+
+  it('switching plan during the trial keeps the trial: the new plan is first charged when it ends', async () => {
+    const trialEnd = new Date(t.clock.now().getTime() + 8 * DAY_MS);
+    const token = await signIn(t, await buildUser(t, { trialEnd }));
+    const checkout = await api.post('/api/billing/checkout', { plan: 'monthly' }, token);
+    await api.post(`/api/dev/billing/sessions/${checkout.body.sessionId}/pay`);
+    const portal = new URL((await api.post('/api/billing/portal', {}, token)).body.url as string);
+    const switched = await api.post(`/api/dev/billing/portal/${encodeURIComponent(portal.searchParams.get('session')!)}/plan`, { plan: 'yearly' });
+    expect(switched.body.subscription).toMatchObject({ plan: 'yearly', status: 'trialing', currentPeriodEnd: trialEnd.toISOString() });
+    expect((await api.get('/api/subscription', token)).body).toMatchObject({ subscribed: true, subscription_tier: 'yearly', subscription_end: trialEnd.toISOString() });
+  });
 });

@@ -178,7 +178,8 @@ export function createLocalBilling(publicUrl: string, clock: Clock): LocalBillin
       const s = subscriptions.get(subscriptionId);
       if (!s) return undefined;
       const interval = plan === 'yearly' ? 'year' : 'month';
-      if (s.interval !== interval) s.currentPeriodEnd = periodEnd(plan);
+      // During a trial the new plan starts when it ends, as with the provider; else a new interval starts now.
+      if (s.interval !== interval && s.status !== 'trialing') s.currentPeriodEnd = periodEnd(plan);
       s.priceId = LOCAL_PRICES[plan];
       s.interval = interval;
       return { ...s };
