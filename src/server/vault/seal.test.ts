@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalUser } from '../journal/test-helpers';
+import { createEntry, journalUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
 import { isVaultFile, sealBytesForUser, sealForUser } from './seal';
-import { browserKeys, turnOn } from './test-support';
+import { sealEntryNow } from './seal-entries';
+import { browserKeys, turnOn, vaultRequest } from './test-support';
 
 describe('sealing for a vault user (what processing a text calls)', () => {
   let t: TestApp;
@@ -26,6 +27,20 @@ describe('sealing for a vault user (what processing a text calls)', () => {
     expect(isVaultFile(stored)).toBe(true);
     expect(stored.includes(photo)).toBe(false);
     expect(keys.openFile(stored)).toEqual(photo);
+  });
+
+  it('seals one readable entry at once (a day the sealing has not reached when a text arrives for it)', async () => {
+    const user = await journalUser(t);
+    const today = await createEntry(t, user, { content: 'Today so far' });
+    const other = await createEntry(t, user, { content: 'Another day' });
+    const keys = await browserKeys();
+    await turnOn(t, user, keys);
+    expect(await sealEntryNow(t.app.ctx, user.id, today.id)).toBe(true);
+    const rows = await t.app.ctx.db.selectFrom('journal_entries').select(['id', 'sealed']).where('user_id', '=', user.id).execute();
+    expect(keys.openSegment((JSON.parse(rows.find((r) => r.id === today.id)!.sealed!) as string[])[0]!).text).toBe('Today so far');
+    expect(rows.find((r) => r.id === other.id)!.sealed).toBeNull();
+    expect(await sealEntryNow(t.app.ctx, user.id, today.id)).toBe(false);
+    expect((await vaultRequest(t, user, 'GET', '/api/vault')).json()).toMatchObject({ state: 'sealing', sealed_entries: 1, total_entries: 2 });
   });
 
   it('refuses to seal for a user without a vault (their text stays under the server key)', async () => {
