@@ -27,9 +27,10 @@ export function TurningOff(props: { vault: VaultView }) {
     setStopped(false);
     openWholeJournal(keys, props.vault, setProgress, controller.signal)
       .then(async () => {
-        lockVault();
         await queryClient.invalidateQueries({ queryKey: vaultQueryKey });
         await queryClient.invalidateQueries({ queryKey: ['journal'] });
+        // The vault is gone: its keys open nothing any more.
+        lockVault();
       })
       .catch(() => {
         if (!controller.signal.aborted) setStopped(true);

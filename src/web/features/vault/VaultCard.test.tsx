@@ -7,7 +7,7 @@ import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake
 import { sessionStore } from '../../api/session-store';
 import { renderApp } from '../auth/render-app';
 import { lockVault, vaultKeys } from './key-store';
-import { createVault, unlockWithPassphrase, unlockWithRecoveryCode, type NewVault } from './vault-crypto';
+import { createVault, sealSegment, unlockWithPassphrase, unlockWithRecoveryCode, type NewVault } from './vault-crypto';
 import { VaultCard } from './VaultCard';
 
 const copy = vaultMessages.card;
@@ -189,5 +189,37 @@ describe('Settings → Vault: unlocking and locking', () => {
     expect(sent.public_key).toBe(existing.publicKey);
     expect((await unlockWithPassphrase(sent.wrapped_keys, 'lanterns drift over quiet harbours', existing.publicKey)).privateKey).toEqual(existing.keys.privateKey);
     expect(sent.wrapped_keys.recovery).toEqual(existing.wrappedKeys.recovery);
+  });
+
+  it('turns off: every entry opened here and handed back, then the vault is gone', async () => {
+    const api = installVaultApi(onView());
+    let sealed = [
+      { id: 'e1', entry_date: '2026-11-24', source: 'sms', created_at: '2026-11-24T08:00:00Z', updated_at: '2026-11-24T08:00:00Z', photos: [], sealed: [await sealSegment(existing.keys.publicKey, { text: 'Toast and tea', at: '2026-11-24T08:00:00Z', source: 'sms' })] },
+    ];
+    let state: VaultView = onView();
+    api.on('GET /api/vault', () => reply(200, state));
+    api.on('POST /api/vault/unseal', () => reply(200, (state = { ...state, state: 'unsealing' })));
+    api.on('GET /api/vault/sealed', () => reply(200, { entries: sealed }));
+    api.on('POST /api/vault/opened', (request) => {
+      sealed = [];
+      return reply(200, { opened: request.body.entries.map((e: { id: string }) => e.id), skipped: [] });
+    });
+    api.on('DELETE /api/vault', () => {
+      state = view({});
+      return reply(204);
+    });
+    renderCard();
+    const vault = await card();
+    const user = userEvent.setup();
+    await user.type(await vault.findByLabelText(copy.passphraseLabel), PASSPHRASE);
+    await user.click(vault.getByRole('button', { name: copy.unlock }));
+    await user.click(await vault.findByRole('button', { name: copy.turnOff }, { timeout: 5000 }));
+    expect(vault.getByText(copy.turnOffLead)).toBeInTheDocument();
+    await user.click(vault.getByRole('button', { name: copy.turnOffConfirm }));
+
+    expect(await vault.findByRole('button', { name: copy.setUp })).toBeInTheDocument();
+    expect(api.requestsTo('POST /api/vault/opened')[0]!.body.entries).toEqual([{ id: 'e1', segments: 1, content: 'Toast and tea', title: null, tags: [], photos: [] }]);
+    expect(api.requestsTo('DELETE /api/vault')).toHaveLength(1);
+    expect(vaultKeys()).toBeNull();
   });
 });
