@@ -3,13 +3,15 @@ import type { AppContext } from '../context';
 import { SmsSendError } from '../providers/sms/types';
 import { nextTryAt } from './outbound-retry';
 
-/** Statuses after which the provider does nothing more with a message. */
-const FINAL_STATUSES: ReadonlySet<string> = new Set(['delivered', 'undelivered', 'failed', 'canceled', 'read']);
+/** Statuses after which the provider needs the body no more: handed to the carrier, or finished. */
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'undelivered', 'failed', 'canceled', 'read']);
 /** A text whose final delivery report never comes (some carriers send none) is redacted this long after it went out. */
 const WITHOUT_REPORT_MS = 24 * 60 * 60_000;
 /** A claim older than this belongs to a job that died mid-way; the row is offered again. */
 const LEASE_MS = 2 * 60_000;
 const BATCH = 100;
+/** At most this many a run (every 15 s), so a deployment's history is worked off without a flood of requests. */
+const PER_RUN = 1_000;
 /** Redactions run side by side: each is one or a few small requests to the provider. */
 const CONCURRENCY = 4;
 
@@ -19,8 +21,9 @@ export function redactionOn(ctx: AppContext): boolean {
 }
 
 /**
- * When an outbound text the provider holds with `status` is to be redacted there: once final (never
- * before, or the recipient could get an empty text), or a day after it went out. Null when off.
+ * When an outbound text the provider holds with `status` is to be redacted there: once sent on or
+ * final (never before, or the recipient could get an empty text), or a day after it went out. Null
+ * when off.
  */
 export function redactAfter(ctx: AppContext, status: string, now: Date): string | null {
   if (!redactionOn(ctx)) return null;
@@ -41,12 +44,16 @@ export interface RedactionSummary {
 export async function redactProviderCopies(ctx: AppContext): Promise<RedactionSummary> {
   const summary: RedactionSummary = { redacted: 0, retrying: 0, gaveUp: 0 };
   if (!redactionOn(ctx)) return summary;
-  const rows = await claim(ctx);
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) summary[await redactOne(ctx, rows[next++]!)]++;
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+  for (let handled = 0; handled < PER_RUN; ) {
+    const rows = await claim(ctx);
+    if (rows.length === 0) break;
+    handled += rows.length;
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length) summary[await redactOne(ctx, rows[next++]!)]++;
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+  }
   return summary;
 }
 
