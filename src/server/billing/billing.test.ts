@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { signPayload } from '../providers/billing/signature';
@@ -111,7 +112,7 @@ describe('billing with Stripe', () => {
     const missing = await t.app.inject({ method: 'POST', url: '/webhooks/stripe', payload: '{}', headers: { 'content-type': 'application/json' } });
     expect(missing.statusCode).toBe(400);
     // A signature over the exact bytes sent, whitespace included, holds.
-    const spaced = JSON.stringify({ id: 'evt_spaced', type: 'ping', data: { object: {} } }, null, 2);
+    const spaced = JSON.stringify({ id: `evt_spaced${randomBytes(4).toString('hex')}`, type: 'ping', data: { object: {} } }, null, 2);
     const ok = await t.app.inject({
       method: 'POST',
       url: '/webhooks/stripe',
@@ -210,9 +211,10 @@ describe('billing with Stripe', () => {
 
   it('links a customer made elsewhere through the user id in its metadata', async () => {
     const { user, token } = await expiredUser();
-    const customer = { id: 'cus_elsewhere', object: 'customer' as const, email: user.email, metadata: { user_id: user.id } };
+    // Ids of this run, so a PostgreSQL database kept from an earlier run holds none of them.
+    const customer = { id: `cus_elsewhere${randomBytes(4).toString('hex')}`, object: 'customer' as const, email: user.email, metadata: { user_id: user.id } };
     stripe.customers.set(customer.id, customer);
-    const session = { id: 'cs_elsewhere', object: 'checkout.session' as const, customer: customer.id, price: FAKE_STRIPE.priceMonthly, metadata: {}, success_url: '', cancel_url: '', url: '', status: 'open' };
+    const session = { id: `cs_elsewhere${randomBytes(4).toString('hex')}`, object: 'checkout.session' as const, customer: customer.id, price: FAKE_STRIPE.priceMonthly, metadata: {}, success_url: '', cancel_url: '', url: '', status: 'open' };
     const sub = stripe.subscribe(session, t.clock.now());
     await webhook('customer.subscription.created', sub);
     expect((await api.get('/api/subscription', token)).body.subscribed).toBe(true);
