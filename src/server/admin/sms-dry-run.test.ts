@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMS_TEST_TYPES, smsTestMessage } from '../../shared/admin';
 import type { UserEvent } from '../events';
@@ -106,6 +107,18 @@ describe('the admin’s SMS tests are a dry run', () => {
     expect(await everything(t)).toEqual(before);
     expect(events).toEqual([]);
     expect(kicks).toBe(0);
+  });
+
+  it('rehearses a text for a Vault user too, showing no content and sealing nothing', async () => {
+    const sealed = await buildUser(t, { timezone: 'UTC' });
+    const token = await signIn(t, sealed);
+    const vault = await api.put('/api/vault', { public_key: randomBytes(32).toString('base64'), wrapped_keys: { v: 1 } }, token);
+    expect(vault.status).toBe(200);
+    const before = await everything(t);
+    const res = await runTest('medium', sealed.phone);
+    expect(res.body.summary).toMatchObject({ userFound: true, userVerified: true, hasActiveSubscription: true, entryCreated: true });
+    expect(JSON.stringify(res.body)).not.toContain('good day');
+    expect(await everything(t)).toEqual(before);
   });
 
   it('says what an unknown number and an unverified phone would get, sending them nothing', async () => {
