@@ -151,6 +151,7 @@ export const messages = {
     invalidInput: 'Invalid input',
     internal: 'Something went wrong on our side. Please try again.',
     rateLimited: 'Too many requests. Please wait a bit and try again.',
+    unavailable: 'Jotline is briefly unavailable. Please try again in a moment.',
   },
   /** The journal screen (spec sections 2, 4, 8). */
   journalScreen: {

@@ -12,7 +12,7 @@ export const LISTENER_APPLICATION_NAME = 'jotline-events';
 /** NOTIFY refuses payloads of 8000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7_900;
 const FIRST_RETRY_MS = 100;
-const MAX_RETRY_MS = 5_000;
+const MAX_RETRY_MS = 1_000;
 
 interface BusLog {
   info(obj: object, msg: string): void;

@@ -1,12 +1,18 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { messages } from '../../shared/messages';
 import { AppError } from '../errors';
+import { isDatabaseUnavailable } from './database-unavailable';
 
 /** The one place errors become HTTP answers: `{error: {code, message}}`. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({ error: { code: error.code, message: error.message } });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is restarting or unreachable: a retry will do (Twilio retries a 5xx webhook).
+      request.log.warn({ err: error.message }, 'database unavailable');
+      return reply.status(503).send({ error: { code: 'UNAVAILABLE', message: messages.generic.unavailable } });
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {
