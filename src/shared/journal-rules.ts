@@ -24,7 +24,8 @@ export const CONTENT_WARNING_RATIO = 0.9;
 
 export const ENTRY_SOURCES = ['web', 'sms'] as const;
 export type EntrySource = (typeof ENTRY_SOURCES)[number];
-export const EXPORT_FORMATS = ['txt', 'pdf', 'json', 'md'] as const;
+/** zip: everything, photos too, in Day One's format (export/zip/). */
+export const EXPORT_FORMATS = ['txt', 'pdf', 'json', 'md', 'zip'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**

@@ -504,6 +504,12 @@ export const messages = {
   pdfExport: {
     busy: 'A lot of PDFs are being made right now. Please try again in a minute.',
   },
+  /** The backup: a ZIP of everything, photos too, in Day One's format (issue 25). */
+  zipExport: {
+    label: 'Everything (ZIP with photos)',
+    hint: 'A backup: every entry and photo, in Day One’s format',
+    busy: 'A lot of ZIP exports are being made right now. Please try again in a minute.',
+  },
 } as const;
 
 /** The spec writes many toasts as 'Title: description'; this joins them the same way. */

@@ -10,7 +10,7 @@ import { takeExportAllowance } from './allowance';
 import type { ExportInput } from './format';
 import { renderJson } from './json';
 import { renderMarkdown } from './markdown';
-import { pdfWorkers } from './pdf-worker/pool';
+import { pdfWorkers, zipWorkers } from './pdf-worker/pool';
 import { readPhotoForExport } from './pdf-worker/read-photo';
 import { renderText } from './text';
 
@@ -19,6 +19,12 @@ export interface ExportFile {
   contentType: string;
   body: string | Readable;
 }
+
+/** Formats made in worker threads (pdfkit, yazl), streamed out as they are written. */
+const MADE_BY_WORKERS = {
+  pdf: { workers: pdfWorkers, contentType: 'application/pdf', busy: messages.pdfExport.busy },
+  zip: { workers: zipWorkers, contentType: 'application/zip', busy: messages.zipExport.busy },
+} as const;
 
 const FORMATS = {
   txt: { contentType: 'text/plain; charset=utf-8', render: renderText },
@@ -43,18 +49,19 @@ export async function exportJournal(ctx: AppContext, userId: string, query: Expo
   if (entries.length === 0) throw invalidInput(query.from || query.to ? messages.entries.exportEmptyRange : messages.entries.exportEmpty);
   const embedsPhotos = query.format === 'pdf' && query.photos && entries.some((e) => e.photos.length > 0);
   // Checked before the allowance is spent: a busy moment must not use up the user's exports.
-  if (query.format === 'pdf' && !pdfWorkers.hasRoom()) throw rateLimited(messages.pdfExport.busy);
+  const made = query.format === 'pdf' || query.format === 'zip' ? MADE_BY_WORKERS[query.format] : null;
+  if (made && !made.workers.hasRoom()) throw rateLimited(made.busy);
   await takeExportAllowance(ctx, userId, embedsPhotos);
 
   const exportedAt = ctx.clock.now();
   const input: ExportInput = { entries, timezone: owner.timezone, exportedAt, today: localDate(exportedAt, owner.timezone), from: query.from, to: query.to, photos: query.photos };
   const fileName = `journal-export-${input.today}.${query.format}`;
-  if (query.format === 'pdf') {
-    // Rendered in a worker thread, streamed out as it is written; a failure part-way ends the download.
-    // Again, with no wait before render: other exports may have filled the queue meanwhile.
-    if (!pdfWorkers.hasRoom()) throw rateLimited(messages.pdfExport.busy);
-    const body = pdfWorkers.render({ input, readPhoto: (key) => readPhotoForExport(ctx, key) });
-    return { fileName, contentType: 'application/pdf', body };
+  if (query.format === 'pdf' || query.format === 'zip') {
+    const made = MADE_BY_WORKERS[query.format];
+    // A failure part-way ends the download. Checked again, with no wait before render: other
+    // exports may have filled the queue meanwhile.
+    if (!made.workers.hasRoom()) throw rateLimited(made.busy);
+    return { fileName, contentType: made.contentType, body: made.workers.render({ input, readPhoto: (key) => readPhotoForExport(ctx, key) }) };
   }
   const format = FORMATS[query.format];
   return { fileName, contentType: format.contentType, body: format.render(input) };

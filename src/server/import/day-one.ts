@@ -15,7 +15,15 @@ import type { ImportedEntry, ImportedPhoto, LeftOut } from './types';
 // format too, each entry adding `jotline` (its id, day, source and exact times), so it comes back whole.
 
 // Photos and videos name their file type `type`, audio recordings `format`.
-const attachment = z.object({ identifier: z.string().optional(), md5: z.string().optional(), type: z.string().optional(), format: z.string().optional(), orderInEntry: z.number().optional() });
+const attachment = z.object({
+  identifier: z.string().optional(),
+  md5: z.string().optional(),
+  type: z.string().optional(),
+  format: z.string().optional(),
+  /** The name the file had when it was added. */
+  filename: z.string().optional(),
+  orderInEntry: z.number().optional(),
+});
 
 const dayOneEntry = z.object({
   uuid: z.string().min(1, 'it has no uuid'),
@@ -34,7 +42,6 @@ const dayOneEntry = z.object({
       id: z.string(),
       entry_date: z.string().refine(isCalendarDay),
       source: z.enum(ENTRY_SOURCES),
-      sms_part: z.number().int().min(0).optional(),
       created_at: z.string().refine((v) => isoInstant(v) !== null),
       updated_at: z.string().refine((v) => isoInstant(v) !== null),
     })
@@ -67,7 +74,8 @@ const MOMENT = /!\[[^\]]*\]\(dayone-moment:[^)]*\)/g;
 export function dayOneText(raw: string): { title: string | null; content: string } {
   const text = raw.replace(/\r\n?/g, '\n').replace(MOMENT, '');
   const lines = text.replace(/^\s*\n/, '').split('\n');
-  const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(lines[0] ?? '');
+  // An ATX heading; a closing run of #s needs a space before it (an escaped \# ends the title).
+  const heading = /^#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(lines[0] ?? '');
   if (!heading) return { title: null, content: normalizeEntryText(unescapeDayOne(text)) };
   return { title: unescapeDayOne(heading[1]!).trim() || null, content: normalizeEntryText(unescapeDayOne(lines.slice(1).join('\n'))) };
 }
@@ -87,16 +95,16 @@ const LEFT_OUT: Array<{ key: 'videos' | 'audios' | 'pdfAttachments'; reason: Imp
 function photosOf(entry: DayOneEntry, files: ArchiveFiles, leftOut: LeftOut[]): ImportedPhoto[] {
   const photos: ImportedPhoto[] = [];
   for (const photo of [...(entry.photos ?? [])].sort((a, b) => (a.orderInEntry ?? 0) - (b.orderInEntry ?? 0))) {
-    const fileName = `${photo.md5 ?? photo.identifier ?? 'photo'}.${photo.type ?? 'jpeg'}`;
+    const stored = `${photo.md5 ?? photo.identifier ?? 'photo'}.${photo.type ?? 'jpeg'}`;
     const path = photo.md5 && files ? files.get(fileKey('photos', photo.md5)) : undefined;
     if (files && !path) {
-      leftOut.push({ reason: 'photo_missing', example: fileName });
+      leftOut.push({ reason: 'photo_missing', example: stored });
       continue;
     }
-    const identity = photo.identifier ?? photo.md5 ?? fileName;
+    const identity = photo.identifier ?? photo.md5 ?? stored;
     photos.push({
       path: path ?? null,
-      fileName,
+      fileName: photo.filename ?? stored,
       origin: `dayone-photo:${entry.uuid}:${identity}`,
       originalId: entry.jotline && photo.identifier ? (uuidFromHex(photo.identifier) ?? undefined) : undefined,
     });
@@ -124,7 +132,6 @@ function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, file
     updatedAt: own ? isoInstant(own.updated_at)! : (entry.modifiedDate && isoInstant(entry.modifiedDate)) || created,
     timeZone,
     source: own?.source ?? 'web',
-    smsPart: own?.sms_part,
     photos: photosOf(entry, files, leftOut),
     leftOut,
     originalId: own?.id,

@@ -40,7 +40,7 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
     photos_imported: job.photos_imported,
     photos_skipped: job.photos_skipped,
     tally: ReasonTally.open(ctx, job.user_id, owner.salt, job.reasons),
-    smsDays: new Set(),
+    smsDays: new Map(),
   };
   const progress = (status: ImportJob['status'], total: number) => publishProgress(ctx, job.user_id, { id: job.id, status, total, ...state });
   let changed = false;

@@ -37,8 +37,6 @@ export interface ImportedEntry {
   /** The IANA zone the entry's day and time are read in. */
   timeZone: string;
   source: EntrySource;
-  /** Our own export: an SMS entry's part of its day (continuations past the entry limit). */
-  smsPart?: number;
   photos: ImportedPhoto[];
   leftOut: LeftOut[];
   /** Our own export: the id the entry had, so re-importing into the same journal adds nothing. */

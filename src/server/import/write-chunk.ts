@@ -24,8 +24,8 @@ export interface ImportProgressState {
   photos_imported: number;
   photos_skipped: number;
   tally: ReasonTally;
-  /** Days this run started SMS entries on: their further parts stay SMS entries too. */
-  smsDays: Set<string>;
+  /** Days this run started SMS entries on, and their next part: a day's further parts stay SMS entries. */
+  smsDays: Map<string, number>;
 }
 
 export interface ChunkWriter {
@@ -120,15 +120,16 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
           }
           [title, content] = [null, title];
         }
-        // The journal holds one SMS entry a day (and its parts): others come in as web entries.
+        // The journal holds one SMS entry a day (and its parts, in order): others come in as web entries.
         const sms = entry.source === 'sms' && (state.smsDays.has(entry.entryDate) || !smsBefore.has(entry.entryDate));
-        if (sms) state.smsDays.add(entry.entryDate);
+        const part = sms ? (state.smsDays.get(entry.entryDate) ?? 0) : 0;
+        if (sms) state.smsDays.set(entry.entryDate, part + 1);
         entryRows.push({
           id: entryId,
           user_id: userId,
           ...sealEntryText(ctx, userId, owner.salt, { title, content, tags: entry.tags }),
           source: sms ? 'sms' : 'web',
-          sms_part: sms ? (entry.smsPart ?? 0) : 0,
+          sms_part: part,
           entry_date: entry.entryDate,
           word_count: countWords(content),
           created_at: entry.createdAt,

@@ -5,7 +5,7 @@ import { PHOTO_PDF_EXPORTS_PER_WINDOW } from '../../../shared/limits';
 import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../../test/app';
 import type { ExportInput } from '../format';
-import { pdfWorkers, PdfWorkerPool } from './pool';
+import { pdfWorkers, ExportWorkerPool } from './pool';
 
 /** Deterministic filler text: words from a fixed list, picked by a seeded generator. */
 function fullEntryText(seed: number): string {
@@ -133,7 +133,7 @@ describe('the PDF worker pool', () => {
   };
 
   it('has room for its workers and queue, then says it is full; queued PDFs still come out whole', async () => {
-    const pool = new PdfWorkerPool(1, 1);
+    const pool = new ExportWorkerPool(1, 1);
     try {
       const first = pool.render({ input: input('first'), readPhoto: async () => null });
       expect(pool.hasRoom()).toBe(true);
@@ -149,7 +149,7 @@ describe('the PDF worker pool', () => {
   }, 60_000);
 
   it('frees the worker when the download is cancelled', async () => {
-    const pool = new PdfWorkerPool(1, 0);
+    const pool = new ExportWorkerPool(1, 0);
     try {
       const abandoned = pool.render({ input: input('x '.repeat(4000)), readPhoto: async () => null });
       expect(pool.hasRoom()).toBe(false);

@@ -16,6 +16,9 @@ interface Running {
   timer: NodeJS.Timeout;
 }
 
+/** A job's output the reader has not taken yet; past this the worker's next photo waits. */
+const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
+
 interface Slot {
   worker: Worker;
   running?: Running;
@@ -23,23 +26,27 @@ interface Slot {
 }
 
 /** A PDF that takes longer than this is abandoned (its worker is replaced). */
-const JOB_TIMEOUT_MS = 5 * 60_000;
+const PDF_TIMEOUT_MS = 5 * 60_000;
 /** An idle worker is let go after this long; the next PDF starts a new one. */
 const IDLE_MS = 60_000;
 
 /**
- * Renders PDFs in worker threads so pdfkit never blocks the server's event loop: `size` workers,
- * at most `maxQueued` exports waiting for one. Each PDF streams out as it is written.
+ * Makes exports in worker threads so they never block the server's event loop (PDFs with pdfkit,
+ * ZIPs with yazl: the worker at `workerUrl`): `size` workers, at most `maxQueued` exports waiting
+ * for one. Each export streams out as it is written; a slow reader holds up the worker's photos.
  */
-export class PdfWorkerPool {
+export class ExportWorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Array<{ jobId: number; job: PdfJob; out: Readable }> = [];
   private nextJob = 0;
+  private readonly readers = new Map<Readable, () => void>();
 
   constructor(
     readonly size = 2,
     readonly maxQueued = 8,
     private readonly workerUrl = new URL('./worker.mjs', import.meta.url),
+    /** An export that takes longer is abandoned (its worker replaced). */
+    private readonly timeoutMs = PDF_TIMEOUT_MS,
   ) {}
 
   /** Whether render() would take another PDF now (a free worker or a place in the queue). */
@@ -51,7 +58,7 @@ export class PdfWorkerPool {
   render(job: PdfJob): Readable {
     if (!this.hasRoom()) throw new Error('The PDF queue is full');
     const jobId = ++this.nextJob;
-    const out = new Readable({ read() {} });
+    const out: Readable = new Readable({ read: () => this.readers.get(out)?.() });
     // The reader went away (download cancelled): stop the work too.
     out.once('close', () => this.abandon(jobId));
     this.queue.push({ jobId, job, out });
@@ -72,7 +79,7 @@ export class PdfWorkerPool {
       const next = this.queue.shift()!;
       if (next.out.destroyed) continue;
       clearTimeout(slot.idleTimer);
-      const timer = setTimeout(() => void this.retire(slot, new Error('The PDF took too long to make')).then(() => this.startNext()), JOB_TIMEOUT_MS);
+      const timer = setTimeout(() => void this.retire(slot, new Error('The export took too long to make')).then(() => this.startNext()), this.timeoutMs);
       timer.unref();
       slot.running = { ...next, timer };
       slot.worker.postMessage({ type: 'render', jobId: next.jobId, input: next.job.input } satisfies ToWorker);
@@ -102,6 +109,11 @@ export class PdfWorkerPool {
     else if (message.type === 'end') this.finish(slot);
     else if (message.type === 'error') this.finish(slot, new Error(message.message));
     else {
+      // The reader is far behind: the next photo waits until it catches up.
+      while (running.out.readableLength > MAX_UNREAD_BYTES && !running.out.destroyed) {
+        await new Promise<void>((resolve) => this.readers.set(running.out, resolve));
+        this.readers.delete(running.out);
+      }
       const allowed = running.job.input.entries.some((e) => e.photos.some((p) => p.file_path === message.key));
       const bytes = allowed ? await running.job.readPhoto(message.key).catch(() => null) : null;
       if (slot.running !== running) return;
@@ -117,6 +129,7 @@ export class PdfWorkerPool {
     clearTimeout(running.timer);
     if (error) running.out.destroy(error);
     else running.out.push(null);
+    this.readers.get(running.out)?.();
     if (this.slots.includes(slot)) {
       slot.idleTimer = setTimeout(() => {
         if (!slot.running && this.slots.includes(slot)) void this.retire(slot);
@@ -144,4 +157,8 @@ export class PdfWorkerPool {
 }
 
 /** The server's PDF workers: two, with up to 32 exports waiting (a short PDF takes a few tens of ms). */
-export const pdfWorkers = new PdfWorkerPool(2, 32);
+export const pdfWorkers = new ExportWorkerPool(2, 32);
+
+/** The ZIP workers (export/zip/): two, with up to 8 waiting (a ZIP carries every photo). */
+// A download of every photo to a slow connection may take long: it is paced by the reader.
+export const zipWorkers = new ExportWorkerPool(2, 8, new URL('../zip/worker.mjs', import.meta.url), 2 * 3_600_000);

@@ -1,0 +1,59 @@
+import type { CachedEntry } from '../../journal/cache';
+
+// Our backup is a Day One export: Journal.json ({metadata, entries: [{uuid, creationDate,
+// modifiedDate, timeZone, text, tags, starred, photos: [{identifier, md5, type, orderInEntry,
+// filename…}]}]}) beside photos/MD5.TYPE, so Day One (and anything that reads its format) opens it.
+// Each entry adds `jotline`: what Day One has no field for (the entry's day when written later,
+// text or web, exact times), so it comes back into Jotline exactly as it was.
+
+/** A photo as written into the ZIP. */
+export interface ZippedPhoto {
+  md5: string;
+  /** Day One's type: jpeg, png, gif, webp. */
+  type: string;
+  size: number;
+}
+
+/** Day One's identifiers are 32 upper-case hex digits; ours are UUIDs, the same digits. */
+export const dayOneId = (uuid: string) => uuid.replace(/-/g, '').toUpperCase();
+
+/** Day One writes instants to the second, in UTC. */
+const dayOneDate = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Day One's text is Markdown: every ASCII punctuation mark is escaped, so plain text stays plain. */
+export const escapeMarkdown = (text: string) => text.replace(/[!-/:-@[-`{-~]/g, '\\$&');
+
+export const photoType = (mimeType: string) => ({ 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' })[mimeType] ?? 'jpeg';
+
+function entryText(entry: CachedEntry, photoIds: readonly string[]): string {
+  const parts = [entry.title === null ? null : `# ${escapeMarkdown(entry.title)}`, entry.content ? escapeMarkdown(entry.content) : null];
+  // Where Day One shows each photo.
+  if (photoIds.length) parts.push(photoIds.map((id) => `![](dayone-moment://${dayOneId(id)})`).join('\n'));
+  return parts.filter((p) => p !== null).join('\n\n');
+}
+
+function dayOneEntry(entry: CachedEntry, accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>) {
+  const photos = entry.photos.filter((p) => zipped.has(p.id));
+  return {
+    uuid: dayOneId(entry.id),
+    creationDate: dayOneDate(entry.created_at),
+    modifiedDate: dayOneDate(entry.updated_at),
+    timeZone: entry.time_zone ?? accountZone,
+    starred: entry.tags.some((t) => t.toLowerCase() === 'starred'),
+    text: entryText(entry, photos.map((p) => p.id)),
+    tags: entry.tags,
+    ...(photos.length && {
+      photos: photos.map((photo, order) => {
+        const file = zipped.get(photo.id)!;
+        return { identifier: dayOneId(photo.id), md5: file.md5, type: file.type, orderInEntry: order, fileSize: file.size, filename: photo.file_name, date: dayOneDate(photo.created_at) };
+      }),
+    }),
+    jotline: { id: entry.id, entry_date: entry.entry_date, source: entry.source, created_at: entry.created_at, updated_at: entry.updated_at },
+  };
+}
+
+/** Journal.json for the entries (oldest first), naming the photos the ZIP holds. */
+export function journalJson(entries: readonly CachedEntry[], accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>): string {
+  const ordered = [...entries].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  return JSON.stringify({ metadata: { version: '1.0' }, entries: ordered.map((e) => dayOneEntry(e, accountZone, zipped)) }, null, 2);
+}
