@@ -52,6 +52,8 @@ const envSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Texts a second for all instances together (Twilio only); unset, as fast as Twilio takes them. */
   SMS_SEND_RATE: z.coerce.number().positive().max(10_000).optional(),
+  /** Verification texts an hour for all instances together; past it sign-ups still succeed and their texts wait. */
+  SMS_VERIFICATION_HOURLY_MAX: z.coerce.number().int().positive().default(1000),
   JOURNAL_NUMBER: z.string().regex(/^\+1\d{10}$/, 'must be +1 followed by 10 digits').default('+15555550100'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Jotline <hello@jotline.app>'),
@@ -150,6 +152,7 @@ function toConfig(e: z.infer<typeof envSchema>) {
     jobs: e.JOBS === 'on',
     searchCacheBytes: e.SEARCH_CACHE_MB * 1024 * 1024,
     journalNumber: e.JOURNAL_NUMBER,
+    verificationTextsPerHour: e.SMS_VERIFICATION_HOURLY_MAX,
     sms:
       e.SMS_PROVIDER === 'twilio'
         ? ({

@@ -2,63 +2,59 @@ import { sql } from 'kysely';
 import { VERIFICATION_TIMINGS } from '../../shared/limits';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
+import { verifyPassword } from './passwords';
 
 /**
- * A sign-up whose phone is not verified yet is pending: it holds neither its phone number nor its
- * e-mail address against a newer sign-up, and it lapses when the verification page gives up
- * (10 minutes). The number belongs to whoever verifies it.
+ * A sign-up whose phone is not verified yet is pending: it claims its number without holding it
+ * (auth/phone-claims.ts), and it lapses 10 minutes (the verification page's wait) after its
+ * verification text is due.
  */
 export const PENDING_SIGN_UP_MS = VERIFICATION_TIMINGS.timeoutMs;
 
-const lapsedBefore = (now: Date) => new Date(now.getTime() - PENDING_SIGN_UP_MS).toISOString();
+/** When a pending sign-up lapses (rows from before the column: 10 minutes after the sign-up). */
+export function signUpLapsesAt(profile: { verification_expires_at: string | null; created_at: string }): string {
+  return profile.verification_expires_at ?? new Date(Date.parse(profile.created_at) + PENDING_SIGN_UP_MS).toISOString();
+}
+
+const hasNoEntries = (db: Db, userId: string) =>
+  db
+    .selectFrom('journal_entries')
+    .select('id')
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst()
+    .then((entry) => !entry);
 
 /**
- * Removes the pending sign-ups holding the e-mail address or the phone number (with everything
- * they own), so a newer sign-up can take their place; their verification links stop working.
- * Returns the storage keys of any photos they had, to delete once the transaction has committed.
+ * The pending sign-up holding this e-mail address that a new sign-up may take the place of: one
+ * that lapsed, or the same person starting over (the same password). Anyone else's pending sign-up
+ * stands, and so does one that wrote in its journal.
  */
-export async function removePendingSignUpsHolding(db: Db, identity: { email: string; phone: string }): Promise<string[]> {
-  // The two holders found through their own indexes: an OR across the two tables read every profile.
+export async function replaceableSignUp(db: Db, now: Date, email: string, password: string): Promise<string | undefined> {
   const pending = await db
-    .selectFrom('profiles')
-    .select('profiles.id')
+    .selectFrom('users')
+    .innerJoin('profiles', 'profiles.id', 'users.id')
+    .select(['users.id', 'users.password_hash', 'profiles.verification_expires_at', 'profiles.created_at'])
+    .where('users.email', '=', email)
     .where('profiles.phone_verified', '=', 0)
-    .where('profiles.id', 'in', (eb) =>
-      eb
-        .selectFrom('users')
-        .select('users.id')
-        .where('users.email', '=', identity.email)
-        .union(eb.selectFrom('profiles as holder').select('holder.id').where('holder.phone_number', '=', identity.phone)),
-    )
-    .execute();
-  return removeAccounts(db, pending.map((p) => p.id));
+    .executeTakeFirst();
+  if (!pending || !(await hasNoEntries(db, pending.id))) return undefined;
+  const lapsed = signUpLapsesAt(pending) <= now.toISOString();
+  return lapsed || (await verifyPassword(pending.password_hash, password)) ? pending.id : undefined;
 }
 
-async function removeAccounts(db: Db, userIds: string[]): Promise<string[]> {
-  if (userIds.length === 0) return [];
-  const photos = await db.selectFrom('journal_photos').select(['file_path', 'thumb_path']).where('user_id', 'in', userIds).execute();
-  // Everything else an account owns goes with it (foreign keys cascade).
-  await db.deleteFrom('users').where('id', 'in', userIds).execute();
-  return photos.flatMap((p) => [p.file_path, p.thumb_path]);
+/** Removes a pending sign-up that wrote nothing (foreign keys take the rest); true when it did. */
+export async function removePendingSignUp(db: Db, userId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('users')
+    .where('users.id', '=', userId)
+    .where('users.id', 'in', (eb) => eb.selectFrom('profiles').select('profiles.id').where('profiles.phone_verified', '=', 0))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('journal_entries').select('journal_entries.id').whereRef('journal_entries.user_id', '=', 'users.id'))))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
-/** Deletes stored photo files; a file already gone is fine. */
-export async function deleteStoredFiles(ctx: AppContext, keys: string[]): Promise<void> {
-  await Promise.all(keys.map((key) => ctx.storage.delete(key).catch(() => undefined)));
-}
-
-/**
- * True when a pending sign-up's window has passed: YES no longer verifies it and the expiry job
- * removes it. One that already wrote in its journal is kept (nothing a person wrote is deleted
- * behind their back), so it can still be verified.
- */
-export async function isLapsedSignUp(db: Db, profile: { id: string; phone_verified: number; created_at: string }, now: Date): Promise<boolean> {
-  if (profile.phone_verified === 1 || profile.created_at > lapsedBefore(now)) return false;
-  const entry = await db.selectFrom('journal_entries').select('id').where('user_id', '=', profile.id).limit(1).executeTakeFirst();
-  return !entry;
-}
-
-/** The expiry job: removes pending sign-ups older than the verification window that wrote nothing. */
+/** The expiry job: removes lapsed pending sign-ups that wrote nothing. */
 export async function expirePendingSignUps(ctx: AppContext): Promise<number> {
   // One statement, so a YES or a first entry arriving meanwhile keeps the account.
   // Found through the index of unverified profiles (migration 2026-11-24-0020; its condition
@@ -66,8 +62,13 @@ export async function expirePendingSignUps(ctx: AppContext): Promise<number> {
   // a moment every minute, longer with each account.
   const result = await ctx.db
     .deleteFrom('users')
-    .where('users.id', 'in', (eb) => eb.selectFrom('profiles').select('profiles.id').where('profiles.phone_verified', '=', sql.lit(0)))
-    .where('users.created_at', '<=', lapsedBefore(ctx.clock.now()))
+    .where('users.id', 'in', (eb) =>
+      eb
+        .selectFrom('profiles')
+        .select('profiles.id')
+        .where('profiles.phone_verified', '=', sql.lit(0))
+        .where('profiles.verification_expires_at', '<=', ctx.clock.now().toISOString()),
+    )
     .where((eb) => eb.not(eb.exists(eb.selectFrom('journal_entries').select('journal_entries.id').whereRef('journal_entries.user_id', '=', 'users.id'))))
     .executeTakeFirst();
   return Number(result.numDeletedRows);

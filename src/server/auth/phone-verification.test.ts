@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../shared/messages';
 import { apiClient, signUpBody } from '../test/factories';
+import { VERIFICATION_STREAM_LIMITS } from './verification-events';
 import { buildTestApp, type TestApp } from '../test/app';
 
 describe('phone verification', () => {
@@ -131,6 +132,17 @@ describe('phone verification', () => {
       };
     }
 
+    /** True once a stream opens for the token (a closed one is let go when the server sees it close). */
+    async function opensOnceFreed(token: string): Promise<boolean> {
+      for (let i = 0; i < 100; i++) {
+        const stream = await openEventStream(token);
+        stream.close();
+        if (stream.status === 200) return true;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return false;
+    }
+
     it('sends USER_VERIFIED when the person texts YES while the page listens', async () => {
       const { token, userId } = await signUp();
       const stream = await openEventStream(token);
@@ -155,6 +167,31 @@ describe('phone verification', () => {
       } finally {
         vi.useRealTimers();
       }
+    });
+
+    it('opens at most 3 streams per verification token (429 beyond), and another once one closes', async () => {
+      const { token } = await signUp();
+      const streams = [await openEventStream(token), await openEventStream(token), await openEventStream(token)];
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
+      const fourth = await openEventStream(token);
+      expect(fourth.status).toBe(429);
+      streams[0]!.close();
+      expect(await opensOnceFreed(token)).toBe(true);
+      for (const stream of streams) stream.close();
+    });
+
+    it('caps the streams one client address holds open without signing in', async () => {
+      const streams = [];
+      for (let i = 0; i < VERIFICATION_STREAM_LIMITS.perClientAddress / 2; i++) {
+        const { token } = await signUp();
+        streams.push(await openEventStream(token), await openEventStream(token));
+      }
+      expect(streams.every((s) => s.status === 200)).toBe(true);
+      const { token } = await signUp();
+      const refused = await openEventStream(token);
+      expect(refused.status).toBe(429);
+      for (const stream of streams) stream.close();
+      expect(await opensOnceFreed(token)).toBe(true);
     });
 
     it('stops listening when the page goes away', async () => {

@@ -29,8 +29,9 @@ export async function emailExists(db: Db, email: string): Promise<boolean> {
   return !!(await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst());
 }
 
+/** True when an account verified the number (pending sign-ups only claim theirs: auth/phone-claims.ts). */
 export async function phoneExists(db: Db, phone: string): Promise<boolean> {
-  return !!(await db.selectFrom('profiles').select('id').where('phone_number', '=', phone).executeTakeFirst());
+  return !!(await db.selectFrom('profiles').select('id').where('phone_number', '=', phone).where('phone_verified', '=', 1).executeTakeFirst());
 }
 
 export async function isPhoneVerified(db: Db, userId: string): Promise<boolean> {

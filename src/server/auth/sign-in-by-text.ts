@@ -5,8 +5,8 @@ import type { AppContext } from '../context';
 import { rateLimited } from '../errors';
 import { hit, rateLimitKey } from '../rate-limit';
 import { enqueueSms } from '../sms/outbound';
-import { findProfileByPhone } from '../sms/repo';
 import { AUTH_LIMITS, type Client } from './limits';
+import { findPhoneHolder } from './phone-claims';
 import { issueSignInLink } from './sign-in-link';
 
 /**
@@ -20,8 +20,8 @@ export async function textSignInLink(ctx: AppContext, input: z.output<typeof sig
     throw rateLimited(messages.signInByText.rateLimited);
   }
   if (!(await hit(ctx, rateLimitKey('signin-link-phone', input.phoneNumber), AUTH_LIMITS.signInLinksPerPhone))) return;
-  const profile = await findProfileByPhone(ctx.db, input.phoneNumber);
-  if (!profile || profile.phone_verified !== 1) return;
+  const profile = await findPhoneHolder(ctx.db, input.phoneNumber);
+  if (!profile) return;
   await enqueueSms(ctx, {
     userId: profile.id,
     to: profile.phone_number,

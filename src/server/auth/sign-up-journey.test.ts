@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendDueMessages } from '../sms/outbound';
-import { smsTexts } from '../sms/texts';
+import { accountLabel, smsTexts } from '../sms/texts';
 import { type FakeTwilio, type SmsTestApp, textJournal, withTwilioApp } from '../sms/test-support';
 import { apiClient, signUpBody } from '../test/factories';
 
@@ -21,7 +21,8 @@ describe('signing up by phone', () => {
 
     await sendDueMessages(t.ctx);
     const [text] = twilio.sentTo(phone);
-    expect(text!.body).toBe(smsTexts.verification());
+    expect(text!.body).toBe(smsTexts.verification(accountLabel(body.email)));
+    expect(text!.body).toContain(`for the Jotline account ${body.email[0]}***`);
     expect(text!.body).toMatch(/YES/);
     expect(text!.body).toMatch(/STOP/);
     expect((await api.post('/api/auth/verify-phone', { verification_token })).body).toEqual({ verified: false });

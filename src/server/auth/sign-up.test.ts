@@ -5,7 +5,7 @@ import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { hashToken } from '../crypto/tokens';
 import { apiClient, buildUser, signUpBody, uniqueEmail, uniqueIp, uniquePhone } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/app';
-import { smsTexts } from '../sms/texts';
+import { accountLabel, smsTexts } from '../sms/texts';
 import { rateLimitKey } from '../rate-limit';
 
 const DAY = 86_400_000;
@@ -75,7 +75,8 @@ describe('POST /api/auth/signup', () => {
   });
 
   it('queues the verification text to the phone, encrypted at rest', async () => {
-    const body = signUpBody({ phoneNumber: `(${uniquePhone().slice(2, 5)}) 555-0142` });
+    const digits = uniquePhone().slice(2);
+    const body = signUpBody({ phoneNumber: `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` });
     await signUpOk(body);
     const user = await userByEmail(body.email);
     const texts = await db().selectFrom('sms_messages').selectAll().where('user_id', '=', user!.id).execute();
@@ -85,7 +86,7 @@ describe('POST /api/auth/signup', () => {
     expect(text.to_number).toBe(`+1${body.phoneNumber.replace(/\D/g, '')}`);
     expect(text.body).toMatch(/^ENC:/);
     const plain = t.app.ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, text.body!);
-    expect(plain).toBe(smsTexts.verification());
+    expect(plain).toBe(smsTexts.verification(accountLabel(body.email)));
     expect(plain).toMatch(/YES/);
     expect(plain).toMatch(/STOP/);
   });
@@ -119,6 +120,29 @@ describe('POST /api/auth/signup', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: { code: 'INVALID_INPUT', message: 'Invalid phone number: Please enter a valid 10-digit US phone number' } });
     }
+  });
+
+  it('refuses +1 numbers outside the US, premium lines, N11 codes and fiction, and texts none of them', async () => {
+    const refused = {
+      Toronto: '416 555 1234',
+      Vancouver: '604 222 1234',
+      Jamaica: '876 555 1234',
+      'Dominican Republic': '809 555 1234',
+      'British Virgin Islands': '284 555 1234',
+      'Puerto Rico': '787 555 1234',
+      'premium 900': '900 555 1234',
+      'premium 976 exchange': '212 976 5432',
+      'N11 area code': '211 555 1234',
+      'N11 exchange': '212 411 5555',
+      'fiction (555-01xx)': '202 555 0123',
+    };
+    for (const [where, phoneNumber] of Object.entries(refused)) {
+      const res = await apiClient(t).post('/api/auth/signup', signUpBody({ phoneNumber }));
+      expect(res.status, where).toBe(400);
+      expect(res.body, where).toEqual({ error: { code: 'INVALID_INPUT', message: 'Invalid phone number: Please enter a valid 10-digit US phone number' } });
+    }
+    const texted = await db().selectFrom('sms_messages').select('to_number').where('to_number', 'in', Object.values(refused).map((p) => `+1${p.replace(/\D/g, '')}`)).execute();
+    expect(texted).toEqual([]);
   });
 
   it('accepts a phone number with a leading 1 and stores it as +1 and ten digits', async () => {
@@ -198,7 +222,7 @@ describe('POST /api/auth/signup', () => {
       apiClient(t).post('/api/auth/signup', signUpBody({ email })),
       apiClient(t).post('/api/auth/signup', signUpBody({ email })),
     ]);
-    // The later one replaces the earlier pending sign-up, or loses the race outright.
+    // The same person (the same password) starting over replaces their pending sign-up, or loses the race outright.
     expect(answers.map((a) => a.status)).toContain(200);
     for (const answer of answers) expect([200, 409]).toContain(answer.status);
     const users = await db().selectFrom('users').select('id').where('email', '=', email).execute();

@@ -6,18 +6,19 @@ import type { Clock } from '../clock';
 import type { AppContext } from '../context';
 import { newKeySalt } from '../crypto/encryption';
 import type { Db } from '../db/database';
-import { conflict, rateLimited } from '../errors';
+import { isUsTextableNumber } from '../../shared/phone-us';
+import { conflict, invalidInput, rateLimited } from '../errors';
 import { parseInput } from '../http/validate';
 import { newId } from '../ids';
-import { hit, rateLimitKey } from '../rate-limit';
+import { hit, isLimited, rateLimitKey, recordHit } from '../rate-limit';
 import { refuseSuspiciousInput } from '../security/suspicious-input';
-import { enqueueSms } from '../sms/outbound';
-import { smsTexts } from '../sms/texts';
 import { AUTH_LIMITS, type Client } from './limits';
 import { issueOneTimeToken } from './one-time-tokens';
 import { hashPassword } from './passwords';
-import { deleteStoredFiles, removePendingSignUpsHolding } from './pending-sign-ups';
+import { PENDING_SIGN_UP_MS, removePendingSignUp, replaceableSignUp } from './pending-sign-ups';
+import { newClaimCode } from './phone-claims';
 import { emailExists, insertAccount, isUniqueViolation, phoneExists } from './repo';
+import { queueVerificationText, takePhoneAllowance, VERIFICATION_TEXT_LIMITS, verificationIpKey, verificationSendTime } from './verification-texts';
 
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
@@ -31,6 +32,8 @@ export interface NewAccount {
   /** Defaults to the end of a fresh 10-day trial. */
   trialEnd?: Date;
   isAdmin?: boolean;
+  /** When an unverified account lapses (default: 10 minutes from now). */
+  lapsesAt?: Date;
 }
 
 /** Writes a new account's user, profile and trial subscriber rows; returns the user id. */
@@ -50,6 +53,9 @@ export async function createAccount(db: Db, clock: Clock, account: NewAccount): 
       key_salt: newKeySalt(),
       sms_consent_at: at,
       next_reminder_at: null,
+      // The code the phone's owner replies with when several sign-ups claim the number.
+      verification_code: account.phoneVerified ? null : await newClaimCode(db, account.phone),
+      verification_expires_at: account.phoneVerified ? null : (account.lapsesAt ?? new Date(now.getTime() + PENDING_SIGN_UP_MS)).toISOString(),
       created_at: at,
       updated_at: at,
     },
@@ -64,17 +70,26 @@ async function refuseTakenIdentity(db: Db, email: string, phone: string): Promis
   if (await phoneExists(db, phone)) throw conflict(messages.signUp.phoneTaken);
 }
 
+/** Only real US numbers get a text: no Canadian or Caribbean +1 codes, no premium lines (toll fraud). */
+function refuseUntextableNumber(phone: string): void {
+  if (!isUsTextableNumber(phone)) throw invalidInput(titled(messages.signUp.invalidPhoneTitle, messages.signUp.invalidPhone), { field: 'phoneNumber' });
+}
+
 async function enforceSignUpLimits(ctx: AppContext, email: string, phone: string, client: Client): Promise<void> {
   const allowed =
     (await hit(ctx, rateLimitKey('signup-ip', client.ip), AUTH_LIMITS.signUpsPerIp)) &&
     (await hit(ctx, rateLimitKey('signup-email', email), AUTH_LIMITS.signUpsPerEmail)) &&
-    (await hit(ctx, rateLimitKey('signup-phone', phone), AUTH_LIMITS.signUpsPerPhone));
+    (await hit(ctx, rateLimitKey('signup-phone', phone), AUTH_LIMITS.signUpsPerPhone)) &&
+    !(await isLimited(ctx, verificationIpKey(client.ip), VERIFICATION_TEXT_LIMITS.perIp));
   if (!allowed) throw rateLimited(titled(messages.signUp.tooManyAttemptsTitle, messages.signUp.tooManyAttempts));
 }
 
 /**
- * Creates an account on a 10-day trial with an unverified phone, and queues the text that asks
- * for YES. Returns the token the verification page polls with.
+ * Creates an account on a 10-day trial with an unverified phone, and queues the text that asks the
+ * phone's owner to confirm it. The sign-up only claims the number (auth/phone-claims.ts): it never
+ * removes another's, and takes the place of a pending one with its e-mail address only when that
+ * one lapsed or is the same person's (the same password). Returns the token the verification page
+ * polls with.
  */
 export async function signUp(ctx: AppContext, request: SignUpRequest, client: Client): Promise<{ userId: string; verificationToken: string }> {
   await refuseSuspiciousInput(
@@ -83,22 +98,24 @@ export async function signUp(ctx: AppContext, request: SignUpRequest, client: Cl
     { message: titled(messages.signUp.suspiciousInputTitle, messages.signUp.suspiciousInput), action: 'signup', identifier: request.email, ip: client.ip },
   );
   const values = parseInput(signUpSchema, request);
+  refuseUntextableNumber(values.phoneNumber);
   await enforceSignUpLimits(ctx, values.email, values.phoneNumber, client);
   const passwordHash = await hashPassword(values.password);
+  const now = ctx.clock.now();
+  const replaced = await replaceableSignUp(ctx.db, now, values.email, values.password);
+  const texted = await takePhoneAllowance(ctx, values.phoneNumber);
   try {
-    const { account, replacedFiles } = await ctx.db.transaction().execute(async (trx) => {
-      // A pending sign-up holds neither the number nor the address: the newest sign-up takes over.
-      const replacedFiles = await removePendingSignUpsHolding(trx, { email: values.email, phone: values.phoneNumber });
+    const account = await ctx.db.transaction().execute(async (trx) => {
+      if (replaced) await removePendingSignUp(trx, replaced);
       await refuseTakenIdentity(trx, values.email, values.phoneNumber);
-      const userId = await createAccount(trx, ctx.clock, { email: values.email, phone: values.phoneNumber, passwordHash, timezone: values.timezone });
-      const verificationToken = await issueOneTimeToken(trx, ctx.clock.now(), userId, 'phone_verification');
-      await enqueueSms(
-        { ...ctx, db: trx },
-        { userId, to: values.phoneNumber, body: smsTexts.verification(), kind: 'verification', dedupeKey: `verification:${userId}` },
-      );
-      return { account: { userId, verificationToken }, replacedFiles };
+      const dueAt = await verificationSendTime(trx, now, ctx.config.verificationTextsPerHour);
+      const lapsesAt = new Date(dueAt.getTime() + PENDING_SIGN_UP_MS);
+      const userId = await createAccount(trx, ctx.clock, { email: values.email, phone: values.phoneNumber, passwordHash, timezone: values.timezone, lapsesAt });
+      const verificationToken = await issueOneTimeToken(trx, now, userId, 'phone_verification');
+      if (texted) await queueVerificationText({ ...ctx, db: trx }, { userId, phone: values.phoneNumber, email: values.email, dueAt });
+      return { userId, verificationToken };
     });
-    await deleteStoredFiles(ctx, replacedFiles);
+    if (texted) await recordHit(ctx, verificationIpKey(client.ip));
     // Queued inside the transaction, where another connection could not see it yet: send it now.
     ctx.outbox.kick();
     return account;

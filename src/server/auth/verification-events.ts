@@ -1,6 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { USER_VERIFIED_EVENT, verificationTokenSchema } from '../../shared/auth-schemas';
+import { messages, titled } from '../../shared/messages';
+import { hashToken } from '../crypto/tokens';
+import { rateLimited } from '../errors';
 import { parseInput } from '../http/validate';
 import { watchPhoneVerification } from './phone-verification';
 
@@ -8,17 +11,48 @@ import { watchPhoneVerification } from './phone-verification';
 const HEARTBEAT_MS = 25_000;
 
 /**
+ * Open streams this instance allows without a sign-in: a verification page needs one (a second tab,
+ * a reconnect), and many people can share one address (offices, carriers).
+ */
+export const VERIFICATION_STREAM_LIMITS = { perToken: 3, perClientAddress: 20 };
+
+/** How many streams are open per key; `take` refuses past the limit. */
+class OpenCounts {
+  private readonly counts = new Map<string, number>();
+  take(key: string, limit: number): boolean {
+    const count = this.counts.get(key) ?? 0;
+    if (count >= limit) return false;
+    this.counts.set(key, count + 1);
+    return true;
+  }
+  release(key: string): void {
+    const count = (this.counts.get(key) ?? 1) - 1;
+    if (count > 0) this.counts.set(key, count);
+    else this.counts.delete(key);
+  }
+}
+
+/**
  * GET /verification-events?verification_token=…: server-sent events for the (signed-out)
  * verification page. Sends USER_VERIFIED once the phone is verified, then ends the stream.
  */
 export async function verificationEventRoutes(app: FastifyInstance): Promise<void> {
   const open = new Set<PassThrough>();
+  const perToken = new OpenCounts();
+  const perAddress = new OpenCounts();
   app.addHook('preClose', async () => {
     for (const stream of open) stream.end();
   });
 
   app.get('/verification-events', async (request, reply) => {
     const { verification_token } = parseInput(verificationTokenSchema, request.query);
+    const tokenKey = hashToken(verification_token);
+    const tooMany = () => rateLimited(titled(messages.signUp.tooManyAttemptsTitle, messages.signUp.tooManyAttempts));
+    if (!perToken.take(tokenKey, VERIFICATION_STREAM_LIMITS.perToken)) throw tooMany();
+    if (!perAddress.take(request.ip, VERIFICATION_STREAM_LIMITS.perClientAddress)) {
+      perToken.release(tokenKey);
+      throw tooMany();
+    }
     const stream = new PassThrough();
     stream.write('retry: 2000\n: connected\n\n');
     let closed = false;
@@ -27,6 +61,8 @@ export async function verificationEventRoutes(app: FastifyInstance): Promise<voi
     const cleanUp = () => {
       if (closed) return;
       closed = true;
+      perToken.release(tokenKey);
+      perAddress.release(request.ip);
       clearInterval(heartbeat);
       stopWatching?.();
       open.delete(stream);

@@ -35,6 +35,10 @@ export interface ProfilesTable {
   key_salt: string;
   sms_consent_at: string | null;
   updated_at: string;
+  /** A pending sign-up's code, which its phone's owner can reply with to pick it (auth/phone-claims.ts). */
+  verification_code: string | null;
+  /** When a pending sign-up lapses: 10 minutes after its verification text is due. */
+  verification_expires_at: string | null;
 }
 
 export interface RefreshTokensTable {

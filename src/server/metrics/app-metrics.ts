@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { countHeldVerificationTexts } from '../auth/verification-texts';
 import type { AppContext } from '../context';
 
 /** What the app reports about itself at GET /metrics (Prometheus text format). */
@@ -131,6 +132,15 @@ export function createAppMetrics(context: () => AppContext): AppMetrics {
     registers,
     collect() {
       this.set(context().journalCache.journalCount);
+    },
+  });
+
+  new Gauge({
+    name: 'jotline_verification_texts_waiting',
+    help: 'Verification texts queued for later, across all instances: held back by SMS_VERIFICATION_HOURLY_MAX (or waiting to retry).',
+    registers,
+    async collect() {
+      this.set(await countHeldVerificationTexts(context()));
     },
   });
 

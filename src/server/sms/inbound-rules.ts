@@ -1,5 +1,5 @@
 import { messages } from '../../shared/messages';
-import { isLapsedSignUp } from '../auth/pending-sign-ups';
+import { findPhoneHolder } from '../auth/phone-claims';
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
 import type { Profile } from '../db/tables';
@@ -10,9 +10,9 @@ import { runTextCommand } from './commands/handle';
 import { parseTextCommand } from './commands/parse';
 import { keywordOf, type Keyword } from './keywords';
 import { enqueueSms } from './outbound';
-import { setUserOptedOut } from './opt-out';
-import { findProfileByPhone, lastOptChoiceOf, markPhoneVerified } from './repo';
+import { optOutNumber, setUserOptedOut } from './opt-out';
 import { smsTexts } from './texts';
+import { handleUnverifiedNumber } from './unverified-number';
 
 export interface ReceivedText {
   /** The recorded text's id (sms_messages.id). */
@@ -37,14 +37,15 @@ export interface HandledText {
 }
 
 /**
- * The SMS rules (DESIGN 7): keywords first (whole message, any case), then who is texting. Every
- * reply goes through the outbound queue with a dedupe key, so processing the same text twice never
- * sends twice.
+ * The SMS rules (DESIGN 7): keywords first (the whole message, tolerant of case, punctuation, emoji
+ * and courtesy, plus free-form revocations), then who is texting: only the account that verified the
+ * number hears from it (sign-ups that merely claim it: unverified-number.ts). Every reply goes through
+ * the outbound queue with a dedupe key, so processing the same text twice never sends twice.
  */
 export async function handleInboundText(ctx: AppContext, text: ReceivedText): Promise<HandledText> {
   const keyword = keywordOf(text.body);
   const provider = text.providerKeyword;
-  const profile = await findProfileByPhone(ctx.db, text.from);
+  const profile = await findPhoneHolder(ctx.db, text.from);
   const userId = profile?.id ?? null;
   const today = ctx.clock.now().toISOString().slice(0, 10);
 
@@ -56,49 +57,20 @@ export async function handleInboundText(ctx: AppContext, text: ReceivedText): Pr
   };
 
   if (keyword === 'opt_out' || provider === 'opt_out') {
-    if (profile) await setUserOptedOut(ctx, profile.id, true);
-    await confirm('opt_out_confirmation', smsTexts.optedOut());
+    // One confirmation per opt-out (FCC 64.1200(a)(12)), not one per STOP.
+    if (await optOutNumber(ctx, text.from)) await confirm('opt_out_confirmation', smsTexts.optedOut());
     return { kind: 'opt_out', userId };
   }
   if (keyword === 'help' || provider === 'help') {
     await confirm('help', smsTexts.help(ctx.config.publicUrl));
     return { kind: 'help', userId };
   }
-  if (keyword === 'opt_in' || (provider === 'opt_in' && keyword !== 'yes')) {
-    if (!profile) {
-      await signUpHint(ctx, text.from, today);
-      return { kind: 'opt_in', userId };
-    }
+  if (!profile) return handleUnverifiedNumber(ctx, text, keyword);
+  // YES from an opted-out user opts back in; otherwise it is journal text.
+  if (keyword === 'opt_in' || (provider === 'opt_in' && keyword !== 'yes') || (keyword === 'yes' && profile.is_opted_out)) {
     await setUserOptedOut(ctx, profile.id, false);
     await confirm('opt_in_confirmation', smsTexts.optedIn());
     return { kind: 'opt_in', userId };
-  }
-  if (keyword === 'yes' && profile && !profile.phone_verified) {
-    // A sign-up whose verification window has passed is gone (or about to be): sign up again.
-    if (await isLapsedSignUp(ctx.db, profile, ctx.clock.now())) {
-      await signUpHint(ctx, text.from, today);
-      return { kind: 'unverified', userId };
-    }
-    if (await markPhoneVerified(ctx.db, profile.id, ctx.clock.now().toISOString())) {
-      ctx.events.publish(profile.id, { type: 'profile.updated', phone_verified: true });
-      await confirm('welcome', smsTexts.welcome());
-    }
-    return { kind: 'verify', userId };
-  }
-  if (keyword === 'yes' && profile && profile.is_opted_out) {
-    await setUserOptedOut(ctx, profile.id, false);
-    await confirm('opt_in_confirmation', smsTexts.optedIn());
-    return { kind: 'opt_in', userId };
-  }
-
-  if (!profile) {
-    // A number that texted STOP and never START gets nothing more from us.
-    if ((await lastOptChoiceOf(ctx, text.from)) !== 'opt_out') await signUpHint(ctx, text.from, today);
-    return { kind: 'unknown_number', userId };
-  }
-  if (!profile.phone_verified) {
-    await reply('verify_prompt', smsTexts.verification(), `verify-prompt:${text.from}:${today}`);
-    return { kind: 'unverified', userId };
   }
   // Text commands (whole message; a photo with a caption stays a photo, except YESTERDAY: …).
   const command = parseTextCommand(text.body);
@@ -127,16 +99,6 @@ async function appendToYesterday(
   const handled = await appendToJournal(ctx, profile, { ...text, body: rest }, today, yesterday);
   await reply('command_reply', messages.textCommands.yesterdayAdded);
   return handled;
-}
-
-async function signUpHint(ctx: AppContext, from: string, today: string): Promise<void> {
-  await enqueueSms(ctx, {
-    userId: null,
-    to: from,
-    body: smsTexts.signUpHint(ctx.config.publicUrl),
-    kind: 'signup_hint',
-    dedupeKey: `signup-hint:${from}:${today}`,
-  });
 }
 
 async function appendToJournal(ctx: AppContext, profile: Profile, text: ReceivedText, today: string, entryDate?: string): Promise<HandledText> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
-import { sendDueMessages } from './outbound';
+import { enqueueSms, sendDueMessages } from './outbound';
 import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
-import { SUPPORT_EMAIL } from './texts';
+import { SUPPORT_EMAIL, smsTexts } from './texts';
 
 describe('keywords texted to the journal number', () => {
   let twilio: FakeTwilio;
@@ -20,6 +20,46 @@ describe('keywords texted to the journal number', () => {
     expect(texts[0]!.body).toMatch(/unsubscribed/i);
     expect(texts[0]!.body).toMatch(/START/);
     expect(await journalOf(t, user.id)).toEqual([]);
+  });
+
+  it('STOP with punctuation, emoji or please, and free-form revocations, opt out with one confirmation', async () => {
+    for (const text of ['STOP.', 'Stop!!', 'stop please', 'STOP 🙏', 'stop texting me', 'please unsubscribe me', 'no more texts', 'remove me from this list', 'opt me out']) {
+      const user = await buildUser(t);
+      const { sid } = await textJournal(t, user.phone, text);
+      await sendDueMessages(t.ctx);
+      expect((await profileOf(t, user.id)).is_opted_out, text).toBe(1);
+      expect(await inboundRow(t, sid), text).toMatchObject({ kind: 'opt_out', processed: 1 });
+      expect(twilio.sentTo(user.phone).map((m) => m.body), text).toEqual([smsTexts.optedOut()]);
+      expect(await journalOf(t, user.id), text).toEqual([]);
+    }
+  });
+
+  it('keeps journal sentences that use the same words as journal text', async () => {
+    const user = await buildUser(t);
+    for (const text of ['I need to stop eating sugar', 'Cancel the trip, we stayed home', 'End of a long week']) await textJournal(t, user.phone, text);
+    expect((await profileOf(t, user.id)).is_opted_out).toBe(0);
+    const [entry] = await journalOf(t, user.id);
+    for (const text of ['I need to stop eating sugar', 'Cancel the trip, we stayed home', 'End of a long week']) expect(entry!.content).toContain(text);
+    await sendDueMessages(t.ctx);
+    expect(twilio.sentTo(user.phone)).toEqual([]);
+  });
+
+  it('stops every automated text at once, confirms before a backlog of scheduled texts, and only once', async () => {
+    await sendDueMessages(t.ctx); // nothing of an earlier test's left in the queue
+    const user = await buildUser(t);
+    const others = await Promise.all(Array.from({ length: 5 }, () => buildUser(t)));
+    for (const person of [user, ...others]) {
+      await enqueueSms(t.ctx, { userId: person.id, to: person.phone, body: smsTexts.dailyReminder(), kind: 'reminder', dedupeKey: `reminder:${person.id}:test` });
+    }
+    await textJournal(t, user.phone, 'Stop.');
+    await textJournal(t, user.phone, 'STOP');
+    // The confirmation is the first text to go, ahead of the reminders queued before it.
+    await sendDueMessages(t.ctx, { limit: 1 });
+    expect(twilio.sent.at(-1)).toMatchObject({ to: user.phone, body: smsTexts.optedOut() });
+    await sendDueMessages(t.ctx);
+    expect(twilio.sentTo(user.phone).map((m) => m.body)).toEqual([smsTexts.optedOut()]);
+    expect((await outboundTo(t, user.phone)).find((m) => m.kind === 'reminder')).toMatchObject({ status: 'skipped' });
+    for (const person of others) expect(twilio.sentTo(person.phone)).toHaveLength(1);
   });
 
   it('every opt-out word opts out', async () => {
@@ -67,6 +107,17 @@ describe('keywords texted to the journal number', () => {
     expect(others).toEqual([]);
     expect(entry).toMatchObject({ source: 'sms', content: 'Stop and smell the roses' });
     expect(await inboundRow(t, sid)).toMatchObject({ kind: 'journal', entry_id: entry!.id, entry_date: entry!.entry_date });
+  });
+
+  it('answers START from a number without an account with the sign-up hint, even after STOP', async () => {
+    const stranger = uniquePhone();
+    for (const text of ['hello', 'STOP', 'Start!']) {
+      await textJournal(t, stranger, text);
+      t.clock.advance(1_000);
+    }
+    await sendDueMessages(t.ctx);
+    expect((await outboundTo(t, stranger)).map((m) => m.kind)).toEqual(['signup_hint', 'opt_out_confirmation', 'signup_hint']);
+    expect(twilio.sentTo(stranger).at(-1)!.body).toBe(smsTexts.signUpHint('http://jotline.test'));
   });
 
   it('STOP from a number without an account is confirmed, and no sign-up hint follows', async () => {

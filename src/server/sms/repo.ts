@@ -53,8 +53,9 @@ export async function updateMessage(db: Db, id: string, changes: Partial<SmsMess
   await db.updateTable('sms_messages').set(changes).where('id', '=', id).execute();
 }
 
+/** The account on a number: the one that verified it, before any sign-up still claiming it (auth/phone-claims.ts). */
 export async function findProfileByPhone(db: Db, phone: string): Promise<Profile | undefined> {
-  return db.selectFrom('profiles').selectAll().where('phone_number', '=', phone).executeTakeFirst();
+  return db.selectFrom('profiles').selectAll().where('phone_number', '=', phone).orderBy('phone_verified', 'desc').executeTakeFirst();
 }
 
 export async function findProfile(db: Db, userId: string): Promise<Profile | undefined> {

@@ -12,9 +12,25 @@ const FREQUENCY = 'Msg frequency varies, up to 2 msgs/day.';
 const RATES = 'Msg & data rates may apply.';
 const KEYWORDS = 'Reply HELP for help, STOP to opt out.';
 
+/**
+ * How a text names an account to the phone's owner, who must tell their own sign-up from someone
+ * else's: the address's first and last letters and its domain (alice@gmail.com → a***e@gmail.com).
+ */
+export function accountLabel(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const ends = local.length > 2 ? `${local[0]}***${local.at(-1)}` : `${local[0] ?? ''}***`;
+  return `${ends}${email.slice(at)}`;
+}
+
 export const smsTexts = {
-  verification: () =>
-    `${BRAND}: Reply YES to verify your phone and start journaling by text. ${FREQUENCY} ${RATES} ${KEYWORDS}`,
+  /** Names the account, so the phone's owner confirms only their own sign-up. */
+  verification: (account: string) =>
+    `${BRAND}: Reply YES to confirm this phone for the ${BRAND} account ${account}. Not your sign-up? Ignore this text. ${FREQUENCY} ${RATES} ${KEYWORDS}`,
+
+  /** Several sign-ups claim one number: YES alone verifies none of them; the owner picks theirs by code. */
+  chooseAccount: (choices: ReadonlyArray<{ code: string; account: string }>) =>
+    `${BRAND}: ${choices.length} sign-ups are waiting for this phone. Reply ${listed(choices.map((c) => `${c.code} for ${c.account}`))}. Reply only for your own sign-up. Reply STOP to opt out.`,
 
   /** After YES: the opt-in confirmation. */
   welcome: () =>
@@ -64,6 +80,10 @@ export const smsTexts = {
       ? `${BRAND} weekly recap: no entries this week. A fresh week starts tomorrow - text a line anytime. Reply STOP to opt out.`
       : `${BRAND} weekly recap: ${plural(week.entries, 'entry', 'entries')} on ${plural(week.days, 'day', 'days')}, ${plural(week.words, 'word', 'words')}. Streak: ${plural(week.streak, 'day', 'days')}. Keep it up! Reply STOP to opt out.`,
 };
+
+function listed(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
 
 function plural(n: number, one: string, many: string): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -28,6 +28,8 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     PUBLIC_URL: 'http://jotline.test',
     LOG_LEVEL: 'silent',
     JOBS: 'off',
+    // Test files share one PostgreSQL database and hour: only the ceiling's own test reaches it.
+    SMS_VERIFICATION_HOURLY_MAX: '1000000',
     ...env,
   });
   const clock = manualClock(process.env.TEST_NOW ? new Date(process.env.TEST_NOW) : new Date());

@@ -31,10 +31,17 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomBytes(6).toString('hex')}@example.com`;
 }
 
-/** A unique, well-formed US number (+1, area code and exchange 2-9). */
+// US area codes (never Canadian or Caribbean: sign-up texts only real US numbers, shared/phone-us.ts).
+const US_AREA_CODES = ['201', '202', '206', '212', '213', '305', '312', '404', '415', '503', '512', '602', '617', '646', '702', '713', '718', '801', '917', '971'];
+
+/** A unique US number sign-up accepts: a US area code, an exchange that is no N11, 555 or 976. */
 export function uniquePhone(): string {
   const digits = (n: number) => Array.from(randomBytes(n), (b) => b % 10).join('');
-  return `+1${2 + (randomBytes(1)[0]! % 8)}${digits(2)}${2 + (randomBytes(1)[0]! % 8)}${digits(6)}`;
+  const area = US_AREA_CODES[randomBytes(1)[0]! % US_AREA_CODES.length];
+  let exchange: string;
+  do exchange = `${2 + (randomBytes(1)[0]! % 8)}${digits(2)}`;
+  while (/^(?:\d11|555|976)$/.test(exchange));
+  return `+1${area}${exchange}${digits(4)}`;
 }
 
 /** A random client address, so per-IP limits of one test never touch another's. */

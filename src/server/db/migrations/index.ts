@@ -16,8 +16,9 @@ import * as sealedSecrets from './2026-11-23-0100-sealed-secrets';
 import * as liveSessionIndex from './2026-11-24-0010-live-session-index';
 import * as rareRowIndexes from './2026-11-24-0020-rare-row-indexes';
 import * as rateLimitSweepIndex from './2026-11-25-0010-rate-limit-sweep-index';
-import * as importJobs from './2026-11-25-0700-import-jobs';
 import * as outboundDelivery from './2026-11-25-0500-outbound-delivery';
+import * as phoneClaims from './2026-11-25-0600-phone-claims';
+import * as importJobs from './2026-11-25-0700-import-jobs';
 import * as oneTimeZone from './2026-11-25-0900-one-time-zone';
 import * as vault from './2026-11-25-1000-vault';
 
@@ -40,8 +41,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0010-live-session-index': liveSessionIndex,
   '2026-11-24-0020-rare-row-indexes': rareRowIndexes,
   '2026-11-25-0010-rate-limit-sweep-index': rateLimitSweepIndex,
-  '2026-11-25-0700-import-jobs': importJobs,
   '2026-11-25-0500-outbound-delivery': outboundDelivery,
+  '2026-11-25-0600-phone-claims': phoneClaims,
+  '2026-11-25-0700-import-jobs': importJobs,
   '2026-11-25-0900-one-time-zone': oneTimeZone,
   '2026-11-25-1000-vault': vault,
 };

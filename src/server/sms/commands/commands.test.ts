@@ -392,7 +392,7 @@ describe('text commands', () => {
       const user = await buildUser(t, { verified: false });
       const { replies } = await send(user.phone, 'LINK');
       expect(replies).toHaveLength(1);
-      expect(replies[0]).toMatch(/Reply YES to verify/);
+      expect(replies[0]).toMatch(/Reply YES to confirm this phone/);
       expect(replies[0]).not.toMatch(/auth\/callback/);
       const tokens = await t.ctx.db.selectFrom('one_time_tokens').select('id').where('user_id', '=', user.id).where('purpose', '=', 'sign_in_link').execute();
       expect(tokens).toEqual([]);
