@@ -8,8 +8,8 @@ export function newAccount() {
   const stamp = `${Date.now() % 100_000}`.padStart(5, '0') + counter;
   return {
     email: `e2e-${stamp}@example.com`,
-    // Exchange and line from 2000000–9999999: always a valid US number.
-    phone: `+1646${2_000_000 + Math.floor(Math.random() * 8_000_000)}`,
+    // Exchanges 220–299: a real US number sign-up accepts (no N11, 555 or 976 exchange).
+    phone: `+1646${2_200_000 + Math.floor(Math.random() * 800_000)}`,
     password: 'Journal123',
   };
 }

@@ -4,9 +4,12 @@ export function formatUsPhone(e164: string): string {
   return m ? `(${m[1]}) ${m[2]}-${m[3]}` : e164;
 }
 
-/** A random, well-formed US number in the 555 exchange (never a real subscriber). */
+// US area codes: sign-up texts only US numbers (shared/phone-us.ts), so the simulated phone can sign up.
+const US_AREA_CODES = ['201', '202', '212', '303', '312', '415', '512', '617', '646', '702', '917'];
+
+/** A random US number in the 555 exchange, outside the 555-01xx lines sign-up refuses as fiction. */
 export function randomUsPhone(): string {
-  const area = 201 + Math.floor(Math.random() * 788);
-  const line = String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
+  const area = US_AREA_CODES[Math.floor(Math.random() * US_AREA_CODES.length)];
+  const line = String(200 + Math.floor(Math.random() * 9_800)).padStart(4, '0');
   return `+1${area}555${line}`;
 }

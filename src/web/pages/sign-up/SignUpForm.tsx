@@ -3,9 +3,10 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { DEFAULT_TIMEZONE } from '../../../shared/auth-schemas';
 import { EMAIL_MAX_LENGTH, PHONE_MAX_LENGTH, SIGN_UPS_PER_WINDOW } from '../../../shared/limits';
-import { messages } from '../../../shared/messages';
+import { messages, titled } from '../../../shared/messages';
 import { limitPhoneInput } from '../../../shared/phone';
 import { formatUsPhone } from '../../../shared/site';
+import { ApiError } from '../../api/errors';
 import { Alert } from '../../components/ui/Alert';
 import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
@@ -95,6 +96,11 @@ export function SignUpForm() {
       navigate('/phone-verification', { state: pending });
     } catch (error) {
       setSubmitting(false);
+      // Only the server knows a +1 number is a US one (the check weighs too much for this page): say so at the field.
+      if (error instanceof ApiError && error.message === titled(messages.signUp.invalidPhoneTitle, messages.signUp.invalidPhone)) {
+        setErrors({ phone: error.message });
+        return refs.phone.current?.focus();
+      }
       fail(signUpFailureNotice(error));
     }
   }

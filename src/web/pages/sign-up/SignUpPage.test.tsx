@@ -104,7 +104,7 @@ describe('sign-up page', () => {
     ['a taken email', apiError(409, 'CONFLICT', 'User already registered'), messages.signUp.accountExistsTitle, messages.signUp.accountExists],
     ['a taken phone', apiError(409, 'CONFLICT', messages.signUp.phoneTaken), messages.signUp.failedTitle, messages.signUp.phoneTaken],
     ['a server rate limit', apiError(429, 'RATE_LIMITED', 'Too many requests'), messages.signUp.tooManyAttemptsTitle, messages.signUp.tooManyAttempts],
-    ['a server validation error', apiError(400, 'INVALID_INPUT', 'Invalid phone number: Please enter a valid 10-digit US phone number'), messages.signUp.failedTitle, 'Invalid phone number: Please enter a valid 10-digit US phone number'],
+    ['a server validation error', apiError(400, 'INVALID_INPUT', messages.signUp.invalidTimezone), messages.signUp.failedTitle, messages.signUp.invalidTimezone],
     ['a lost connection', networkDown, messages.signUp.unexpectedTitle, messages.signUp.unexpected],
     ['an answer without a token', reply(200, { redirect_to: '/journal' }), messages.signUp.missingTokenTitle, messages.signUp.missingToken],
   ])('explains %s', async (_case, answer, title, description) => {
@@ -118,6 +118,18 @@ describe('sign-up page', () => {
     // Said once, in the form: not again in a toast over the page.
     expect(screen.getAllByText(description)).toHaveLength(1);
     expect(screen.getByRole('region', { name: /Notifications/ })).not.toHaveTextContent(title);
+  });
+
+  it('shows the server refusing a number outside the US (Toronto here) at the phone field', async () => {
+    const invalidPhone = titled(messages.signUp.invalidPhoneTitle, messages.signUp.invalidPhone);
+    api.on('POST /api/auth/signup', apiError(400, 'INVALID_INPUT', invalidPhone));
+    renderApp(routes, ['/sign-up']);
+    const user = await fillIn({ ...valid, phone: '(416) 555-1234' });
+    await submit(user);
+    const phone = screen.getByLabelText('Mobile phone');
+    await waitFor(() => expect(phone).toHaveFocus());
+    expect(phone).toHaveAccessibleDescription(expect.stringContaining(invalidPhone));
+    expect(screen.queryByText(messages.signUp.failedTitle)).toBeNull();
   });
 
   it('allows 3 attempts per 15 minutes in this browser', async () => {
