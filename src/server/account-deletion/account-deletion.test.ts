@@ -7,7 +7,7 @@ import { createEntry, multipart, testImage, type JournalTestUser } from '../jour
 import { inboundProcessingSettled } from '../sms/inbound-job';
 import { buildSmsTestApp } from '../sms/test-support';
 import type { TestApp } from '../test/app';
-import { apiClient, bearer, buildUser, signIn, signInSession, type ApiClient } from '../test/factories';
+import { apiClient, bearer, buildUser, signIn, signInSession, uniquePhone, type ApiClient } from '../test/factories';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -144,6 +144,24 @@ describe('deleting an account (the user’s own, and by an admin)', () => {
     expect(stripe.subs.get(sub.id)!.status).toBe('canceled');
     const cancel = stripe.calls.find((c) => c.method === 'DELETE' && c.path === `/v1/subscriptions/${sub.id}`);
     expect(cancel).toBeDefined();
+  });
+
+  it('deleting a sign-up that only claimed a number leaves the texts of the number’s owner', async () => {
+    const phone = uniquePhone();
+    const owner = await buildUser(t, { phone, verified: false });
+    const claimer = await buildUser(t, { phone, verified: false });
+    // The owner's YES finds two sign-ups; the owner picks theirs by its code.
+    await t.app.inject({ method: 'POST', url: '/api/dev/phone/send', payload: { from: phone, body: 'YES' } });
+    await inboundProcessingSettled(t.app.ctx);
+    const { verification_code } = await t.app.ctx.db.selectFrom('profiles').select('verification_code').where('id', '=', owner.id).executeTakeFirstOrThrow();
+    await t.app.inject({ method: 'POST', url: '/api/dev/phone/send', payload: { from: phone, body: verification_code! } });
+    await inboundProcessingSettled(t.app.ctx);
+    const texts = () => t.app.ctx.db.selectFrom('sms_messages').select('id').where((eb) => eb.or([eb('from_number', '=', phone), eb('to_number', '=', phone)])).execute();
+    const before = await texts();
+    expect(before.length).toBeGreaterThanOrEqual(3);
+
+    expect((await deleteOwn(await signIn(t, claimer), { confirmationText: 'DELETE' })).statusCode).toBe(200);
+    expect(await texts()).toEqual(before);
   });
 
   it('closes the user’s open event streams', async () => {

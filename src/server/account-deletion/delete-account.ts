@@ -44,11 +44,12 @@ export async function deleteAccount(ctx: AppContext, userId: string, audit: Dele
   const user = await ctx.db
     .selectFrom('users')
     .leftJoin('profiles', 'profiles.id', 'users.id')
-    .select(['users.id', 'users.email', 'profiles.phone_number'])
+    .select(['users.id', 'users.email', 'profiles.phone_number', 'profiles.phone_verified'])
     .where('users.id', '=', userId)
     .executeTakeFirst();
   if (!user) return undefined;
-  const phone = user.phone_number ?? null;
+  // A sign-up that only claimed the number (auth/phone-claims.ts) has no texts of the number's owner.
+  const phone = user.phone_verified === 1 ? user.phone_number : null;
 
   const subscriptionCanceled = await cancelBillingFirst(ctx, userId);
 
