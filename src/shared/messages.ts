@@ -421,7 +421,7 @@ export const messages = {
   /** Import (issue 6): Settings → Import and POST /api/import. */
   importer: {
     title: 'Import',
-    lead: 'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl text journal, or a Jotline JSON export. Importing the same file again adds nothing.',
+    lead: 'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl journal (its text file or JSON export), or a Jotline export (the ZIP with photos, or JSON). Importing the same file again adds nothing.',
     fileLabel: 'Journal file',
     start: 'Import',
     uploading: 'Uploading',
@@ -433,7 +433,7 @@ export const messages = {
       `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: not a JPEG, PNG, GIF or WebP image, or past the 10 photos (10 MB) an entry holds.`,
     failed: 'Import failed. Please check your connection and try again.',
     noFile: 'Choose a file to import.',
-    unknownFormat: 'This file is not a journal we can import. Choose a Day One export (JSON or ZIP), a jrnl text file or a Jotline JSON export.',
+    unknownFormat: 'This file is not a journal we can import. Choose a Day One export (JSON or ZIP), a jrnl journal (text or JSON) or a Jotline export (ZIP or JSON).',
     brokenJson: 'This JSON file is damaged and could not be read. Nothing was imported.',
     brokenZip: 'This ZIP file is damaged and could not be read. Nothing was imported.',
     zipWithoutJournal: 'This ZIP file holds no Day One journal (a .json file at its top level). Nothing was imported.',
@@ -504,6 +504,8 @@ export const messages = {
   pdfExport: {
     busy: 'A lot of PDFs are being made right now. Please try again in a minute.',
   },
+  /** An entry kept in another zone than the account's (an imported trip): its card names the zone. */
+  entryZone: (zone: string) => `${zone.split('/').pop()!.replace(/_/g, ' ')} time`,
   /** The backup: a ZIP of everything, photos too, in Day One's format (issue 25). */
   zipExport: {
     label: 'Everything (ZIP with photos)',

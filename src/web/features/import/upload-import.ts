@@ -1,18 +1,14 @@
+import { IMPORT_MAX_TEXT_BYTES, IMPORT_MAX_ZIP_BYTES } from '../../../shared/import';
 import { ApiError, apiErrorFrom, NetworkError } from '../../api/errors';
 import { refreshSession } from '../../api/client';
 import { sessionStore } from '../../api/session-store';
 
-/** POST /api/import's answer. */
-export interface ImportResult {
-  imported: number;
-  skipped: number;
-  photos_skipped: number;
+/** POST /api/import's answer (202): the import runs on the server from here. */
+export interface ImportStarted {
+  import_id: string;
 }
 
-/** Upload limits the server enforces; checked here first so a too-large file is refused at once. */
-export const IMPORT_MAX_ZIP_BYTES = 100 * 1024 * 1024;
-export const IMPORT_MAX_TEXT_BYTES = 20 * 1024 * 1024;
-
+/** Checked here first, so a file over the server's limit is refused at once. */
 export function tooLargeToImport(file: File): boolean {
   const zip = /\.zip$/i.test(file.name) || file.type === 'application/zip' || file.type === 'application/x-zip-compressed';
   return file.size > (zip ? IMPORT_MAX_ZIP_BYTES : IMPORT_MAX_TEXT_BYTES);
@@ -24,7 +20,7 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-function post(file: File, token: string | undefined, options: UploadOptions): Promise<ImportResult> {
+function post(file: File, token: string | undefined, options: UploadOptions): Promise<ImportStarted> {
   return new Promise((resolve, reject) => {
     // XMLHttpRequest, not fetch: only it reports upload progress.
     const xhr = new XMLHttpRequest();
@@ -41,7 +37,7 @@ function post(file: File, token: string | undefined, options: UploadOptions): Pr
       } catch {
         body = undefined;
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as ImportResult);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as ImportStarted);
       else reject(apiErrorFrom(xhr.status, body));
     };
     xhr.onerror = () => reject(new NetworkError());
@@ -54,7 +50,7 @@ function post(file: File, token: string | undefined, options: UploadOptions): Pr
 }
 
 /** Uploads an export file for import with the session's token, refreshing it once on a 401. */
-export async function uploadImport(file: File, options: UploadOptions = {}): Promise<ImportResult> {
+export async function uploadImport(file: File, options: UploadOptions = {}): Promise<ImportStarted> {
   const token = sessionStore.get()?.access_token;
   try {
     return await post(file, token, options);

@@ -64,7 +64,8 @@ describe('export modal', () => {
     ['Plain text', 'txt'],
     ['Markdown', 'md'],
     ['JSON', 'json'],
-  ])('exports %s without photos or dates', async (label, format) => {
+    [messages.zipExport.label.replace(/[()]/g, '.'), 'zip'],
+  ])('exports %s without the PDF photo switch or dates', async (label, format) => {
     api.on('GET /api/export', { status: 200, body: 'journal', headers: { 'content-disposition': `attachment; filename="j.${format}"` } });
     const { dialog, user, exportButton } = await openExport();
     await user.click(within(dialog).getByRole('radio', { name: new RegExp(label) }));

@@ -14,16 +14,19 @@ import { labelClasses } from './form-styles';
 import { Modal } from './Modal';
 import { useStats } from './queries';
 
-const FORMATS: { value: ExportFormat; label: string; hint: string }[] = [
+const FORMATS: { value: ExportFormat; label: string; hint: string; wide?: boolean }[] = [
   { value: 'pdf', label: 'PDF', hint: 'A printable book of your entries' },
   { value: 'txt', label: 'Plain text', hint: 'Readable anywhere' },
   { value: 'md', label: 'Markdown', hint: 'For notes apps' },
-  { value: 'json', label: 'JSON', hint: 'For programs and backups' },
+  { value: 'json', label: 'JSON', hint: 'For programs' },
+  // The backup: it imports back into Jotline (or into Day One) whole.
+  { value: 'zip', label: messages.zipExport.label, hint: messages.zipExport.hint, wide: true },
 ];
 
 /**
- * Spec 2: download the journal as PDF (optionally with photos), plain text, Markdown or JSON,
- * for all days or from..to. Disabled while the journal is known to be empty.
+ * Spec 2: download the journal as PDF (optionally with photos), plain text, Markdown, JSON, or
+ * everything as a ZIP with photos, for all days or from..to. Disabled while the journal is known
+ * to be empty.
  */
 export function ExportModal({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const [exporting, setExporting] = useState(false);
@@ -79,7 +82,7 @@ function ExportForm(props: { exporting: boolean; setExporting: (on: boolean) => 
         <legend className={labelClasses}>Format</legend>
         <div className="mt-2 grid grid-cols-2 gap-2">
           {FORMATS.map((option) => (
-            <label key={option.value} className="relative block cursor-pointer">
+            <label key={option.value} className={cn('relative block cursor-pointer', option.wide && 'col-span-2')}>
               <input
                 type="radio"
                 name={`${id}-format`}

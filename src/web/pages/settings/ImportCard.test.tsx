@@ -1,7 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ImportProgress } from '../../../shared/import';
 import { messages } from '../../../shared/messages';
+import { reply } from '../../api/fake-api';
 import { installSettingsApi, renderSettings } from './test-support';
 
 /** A fake XMLHttpRequest: the test sends upload progress and the server's answer. */
@@ -43,15 +45,49 @@ class FakeXhr {
   }
 }
 
-const journalFile = () => new File(['{"metadata":{"version":"1.0"},"entries":[]}'], 'Journal.json', { type: 'application/json' });
+/** The server's event stream, driven by the test. */
+class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  private listeners = new Map<string, Array<(message: { data: string }) => void>>();
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(type: string, listener: (message: { data: string }) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  emit(type: string, data: unknown) {
+    act(() => {
+      for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) });
+    });
+  }
+  close() {}
+}
+
+const journalFile = () => new File(['[2024-03-01 09:00] Called mom.\n'], 'journal.txt', { type: 'text/plain' });
 const lastUpload = async () => {
   await waitFor(() => expect(FakeXhr.sent.length).toBeGreaterThan(0));
   return FakeXhr.sent.at(-1)!;
 };
+const progress = (over: Partial<ImportProgress>): ImportProgress => ({
+  id: 'imp-1',
+  status: 'running',
+  total: 200,
+  imported: 0,
+  skipped: 0,
+  photos_imported: 0,
+  photos_skipped: 0,
+  reasons: [],
+  error: null,
+  ...over,
+});
+const counts = (p: ImportProgress) => ({ type: 'import.progress', import_id: p.id, status: p.status, total: p.total, imported: p.imported, skipped: p.skipped, photos_imported: p.photos_imported, photos_skipped: p.photos_skipped });
 
 beforeEach(() => {
   FakeXhr.sent = [];
+  FakeEventSource.instances = [];
+  sessionStorage.clear();
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  vi.stubGlobal('EventSource', FakeEventSource);
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -60,36 +96,76 @@ afterEach(() => {
 describe('Settings → Import', () => {
   const findCard = async () => within((await screen.findByRole('heading', { name: messages.importer.title })).closest('section')!);
 
-  it('uploads the chosen file with the session, shows the progress, then what was imported', async () => {
-    installSettingsApi();
+  it('uploads the file with a progress bar, follows the import on the event stream, then says what came in and why the rest did not', async () => {
+    const api = installSettingsApi();
+    const final = progress({
+      status: 'done',
+      imported: 195,
+      skipped: 5,
+      photos_imported: 12,
+      photos_skipped: 2,
+      reasons: [
+        { reason: 'already_imported', count: 3, examples: ['2024-03-01 “Called mom.”'] },
+        { reason: 'empty', count: 2, examples: [] },
+        { reason: 'photo_missing', count: 2, examples: ['d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)'] },
+      ],
+    });
+    const statuses = [progress({ imported: 40 }), final];
+    api.on('GET /api/imports/imp-1', () => reply(200, statuses.shift() ?? final));
+    api.on('POST /api/events/ticket', reply(200, { ticket: 'ticket-1' }));
     renderSettings();
     const card = await findCard();
     const user = userEvent.setup();
-    const importButton = card.getByRole('button', { name: messages.importer.start });
-    expect(importButton).toBeDisabled();
+    expect(card.getByRole('button', { name: messages.importer.start })).toBeDisabled();
 
     await user.upload(card.getByLabelText(messages.importer.fileLabel), journalFile());
-    await user.click(importButton);
+    await user.click(card.getByRole('button', { name: messages.importer.start }));
     const xhr = await lastUpload();
     expect([xhr.method, xhr.url, xhr.headers.Authorization]).toEqual(['POST', '/api/import', 'Bearer token-1']);
-    expect((xhr.body!.get('file') as File).name).toBe('Journal.json');
-
+    expect((xhr.body!.get('file') as File).name).toBe('journal.txt');
     xhr.progress(40, 100);
-    const bar = await card.findByRole('progressbar');
-    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '40'));
-    expect(card.getByText('40%')).toBeInTheDocument();
-    xhr.progress(100, 100);
-    expect(await card.findByText(messages.importer.processing)).toBeInTheDocument();
+    await waitFor(() => expect(card.getByRole('progressbar', { name: messages.importer.uploading })).toHaveAttribute('aria-valuenow', '40'));
 
-    xhr.respond(200, { imported: 3, skipped: 1, photos_skipped: 2 });
+    xhr.respond(202, { import_id: 'imp-1' });
+    const bar = await card.findByRole('progressbar', { name: messages.importer.progress(40, 200) });
+    expect(bar).toHaveAttribute('aria-valuenow', '20');
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    expect(FakeEventSource.instances[0]!.url).toBe('/api/events?ticket=ticket-1');
+    FakeEventSource.instances[0]!.emit('import.progress', counts(progress({ imported: 120, skipped: 30 })));
+    expect(await card.findByRole('progressbar', { name: messages.importer.progress(150, 200) })).toHaveAttribute('aria-valuenow', '75');
+
+    FakeEventSource.instances[0]!.emit('import.progress', counts(final));
     const status = await card.findByRole('status');
-    expect(status).toHaveTextContent('Imported 3 entries, skipped 1');
-    expect(status).toHaveTextContent(messages.importer.photosSkipped(2));
+    expect(status).toHaveTextContent('Imported 195 of 200 entries');
+    expect(status).toHaveTextContent('12 photos added');
+    expect(status).toHaveTextContent('3 entries were already in your journal');
+    expect(status).toHaveTextContent('2 entries have no text and no photos');
+    expect(status).toHaveTextContent('2 photos named in the file are missing from the ZIP');
+    expect(status).toHaveTextContent('d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)');
     expect(within(status).getByRole('link', { name: messages.importer.openJournal })).toHaveAttribute('href', '/journal');
     expect(card.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(sessionStorage.getItem('jotline.import')).toBeNull();
   });
 
-  it('shows the server’s message when the file cannot be imported, and works by keyboard', async () => {
+  it('shows an import still running after the page is reloaded', async () => {
+    const api = installSettingsApi();
+    sessionStorage.setItem('jotline.import', 'imp-1');
+    api.on('GET /api/imports/imp-1', reply(200, progress({ status: 'queued', total: 0 })));
+    renderSettings();
+    const card = await findCard();
+    expect(await card.findByRole('progressbar', { name: messages.importer.queued })).toBeInTheDocument();
+    expect(card.getByRole('button', { name: messages.importer.start })).toBeDisabled();
+  });
+
+  it('says why an import failed', async () => {
+    const api = installSettingsApi();
+    sessionStorage.setItem('jotline.import', 'imp-1');
+    api.on('GET /api/imports/imp-1', reply(200, progress({ status: 'failed', error: messages.importer.brokenZip })));
+    renderSettings();
+    expect(await (await findCard()).findByRole('alert')).toHaveTextContent(messages.importer.brokenZip);
+  });
+
+  it('shows the server’s message when it refuses the file at once, and works by keyboard', async () => {
     installSettingsApi();
     renderSettings();
     const card = await findCard();
@@ -100,8 +176,8 @@ describe('Settings → Import', () => {
     await user.tab();
     expect(card.getByRole('button', { name: messages.importer.start })).toHaveFocus();
     await user.keyboard('{Enter}');
-    (await lastUpload()).respond(400, { error: { code: 'INVALID_INPUT', message: messages.importer.unknownFormat } });
-    expect(await card.findByRole('alert')).toHaveTextContent(messages.importer.unknownFormat);
+    (await lastUpload()).respond(400, { error: { code: 'INVALID_INPUT', message: messages.importer.encrypted } });
+    expect(await card.findByRole('alert')).toHaveTextContent('jrnl --decrypt');
   });
 
   it('refuses a file over the size limit before sending anything', async () => {
@@ -137,6 +213,7 @@ describe('Settings → Import', () => {
   it('signs in again once when the session expired during the upload', async () => {
     const api = installSettingsApi();
     api.on('POST /api/auth/token', () => ({ status: 200, body: { access_token: 'token-2', refresh_token: 'refresh-2', expires_in: 3600, expires_at: Math.floor(Date.now() / 1000) + 3600, token_type: 'bearer', user: { id: 'user-1', email: 'a@example.com' } } }));
+    api.on('GET /api/imports/imp-2', reply(200, progress({ id: 'imp-2', status: 'done', total: 1, imported: 1 })));
     renderSettings();
     const card = await findCard();
     const user = userEvent.setup();
@@ -145,7 +222,7 @@ describe('Settings → Import', () => {
     (await lastUpload()).respond(401, { error: { code: 'UNAUTHORIZED', message: 'Token expired' } });
     await waitFor(() => expect(FakeXhr.sent).toHaveLength(2));
     expect(FakeXhr.sent[1]!.headers.Authorization).toBe('Bearer token-2');
-    FakeXhr.sent[1]!.respond(200, { imported: 1, skipped: 0, photos_skipped: 0 });
-    expect(await card.findByRole('status')).toHaveTextContent('Imported 1 entry, skipped 0');
+    FakeXhr.sent[1]!.respond(202, { import_id: 'imp-2' });
+    expect(await card.findByRole('status')).toHaveTextContent('Imported 1 of 1 entry');
   });
 });

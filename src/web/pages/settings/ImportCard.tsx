@@ -1,39 +1,51 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleAlert, CircleCheck, FileUp } from 'lucide-react';
+import { CircleAlert, FileUp } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { messages } from '../../../shared/messages';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
-import { tooLargeToImport, uploadImport, type ImportResult } from '../../features/import/upload-import';
+import { importRunning, useImportProgress } from '../../features/import/import-progress';
+import { ImportStatus, ProgressBar } from '../../features/import/ImportStatus';
+import { tooLargeToImport, uploadImport } from '../../features/import/upload-import';
 import { SettingsSection } from './SettingsSection';
 
 const copy = messages.importer;
+/** The import under way in this tab, so a reload shows it again. */
+const STORED_IMPORT = 'jotline.import';
 
-type ImportState =
-  | { step: 'idle' }
-  | { step: 'uploading'; fraction: number }
-  | { step: 'processing' }
-  | { step: 'done'; result: ImportResult }
-  | { step: 'failed'; message: string };
+type UploadState = { step: 'idle' } | { step: 'uploading'; fraction: number } | { step: 'failed'; message: string };
 
 function sizeLabel(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** Settings → Import: pick an export file, upload it with a progress bar, and see what came in. */
+const storedImport = () => (typeof sessionStorage === 'undefined' ? null : sessionStorage.getItem(STORED_IMPORT));
+
+/**
+ * Settings → Import: pick an export file and upload it (a bar for the upload), then follow the
+ * import the server runs (a bar for the entries), and read what came in and what was left out.
+ */
 export function ImportCard() {
   const id = useId();
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const upload = useRef<AbortController | null>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [state, setState] = useState<ImportState>({ step: 'idle' });
-  const busy = state.step === 'uploading' || state.step === 'processing';
+  const [state, setState] = useState<UploadState>({ step: 'idle' });
+  const [importId, setImportId] = useState<string | null>(storedImport);
+  const progress = useImportProgress(importId).data;
+  const importing = importId !== null && importRunning(progress);
+  const busy = state.step === 'uploading' || importing;
 
-  // Leaving the page stops an upload in flight.
+  // Leaving the page stops an upload in flight (an import already started goes on).
   useEffect(() => () => upload.current?.abort(), []);
+
+  useEffect(() => {
+    if (!progress || importRunning(progress)) return;
+    sessionStorage.removeItem(STORED_IMPORT);
+    if (progress.imported > 0 || progress.photos_imported > 0) void queryClient.invalidateQueries({ queryKey: ['journal'] });
+  }, [progress, queryClient]);
 
   const choose = (chosen: File | null) => {
     setFile(chosen);
@@ -52,16 +64,14 @@ export function ImportCard() {
     const controller = new AbortController();
     upload.current = controller;
     setState({ step: 'uploading', fraction: 0 });
+    setImportId(null);
     try {
-      const result = await uploadImport(file, {
-        signal: controller.signal,
-        // Once every byte is sent, the server is reading and saving the entries.
-        onProgress: (fraction) => setState(fraction >= 1 ? { step: 'processing' } : { step: 'uploading', fraction }),
-      });
-      setState({ step: 'done', result });
+      const started = await uploadImport(file, { signal: controller.signal, onProgress: (fraction) => setState({ step: 'uploading', fraction }) });
+      sessionStorage.setItem(STORED_IMPORT, started.import_id);
+      setImportId(started.import_id);
+      setState({ step: 'idle' });
       setFile(null);
       if (input.current) input.current.value = '';
-      if (result.imported > 0) await queryClient.invalidateQueries({ queryKey: ['journal'] });
     } catch (error) {
       if (controller.signal.aborted) return setState({ step: 'idle' });
       setState({ step: 'failed', message: error instanceof ApiError ? error.message : copy.failed });
@@ -70,7 +80,7 @@ export function ImportCard() {
     }
   };
 
-  const percent = state.step === 'uploading' ? Math.round(state.fraction * 100) : state.step === 'processing' ? 100 : 0;
+  const percent = state.step === 'uploading' ? Math.round(state.fraction * 100) : 0;
 
   return (
     <SettingsSection icon={FileUp} title={copy.title} description={copy.lead}>
@@ -101,40 +111,9 @@ export function ImportCard() {
           )}
         </div>
 
-        <div id={`${id}-status`} className="mt-4 empty:hidden">
-          {busy && (
-            <div>
-              <div className="mb-1.5 flex justify-between text-sm text-stone-600">
-                <span>{state.step === 'processing' ? copy.processing : copy.uploading}</span>
-                {state.step === 'uploading' && <span>{percent}%</span>}
-              </div>
-              <div
-                role="progressbar"
-                aria-label={copy.uploading}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={percent}
-                aria-valuetext={state.step === 'processing' ? copy.processing : `${percent}%`}
-                className="h-2 overflow-hidden rounded-full bg-stone-200"
-              >
-                <div className={`h-full rounded-full bg-brand-700 transition-[width] ${state.step === 'processing' ? 'animate-pulse' : ''}`} style={{ width: `${percent}%` }} />
-              </div>
-            </div>
-          )}
-          {state.step === 'done' && (
-            <div role="status" className="flex gap-2 rounded-xl border border-brand-200 bg-brand-50/60 px-4 py-3 text-sm text-ink">
-              <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-700" />
-              <div>
-                <p className="font-medium">{copy.result(state.result.imported, state.result.skipped)}</p>
-                {state.result.photos_skipped > 0 && <p className="mt-0.5 text-stone-600">{copy.photosSkipped(state.result.photos_skipped)}</p>}
-                {state.result.imported > 0 && (
-                  <Link to="/journal" className="mt-1 inline-block font-medium text-brand-700 underline-offset-2 hover:underline">
-                    {copy.openJournal}
-                  </Link>
-                )}
-              </div>
-            </div>
-          )}
+        <div id={`${id}-status`} className="mt-4 space-y-3 empty:hidden">
+          {state.step === 'uploading' && <ProgressBar label={copy.uploading} percent={percent} detail={`${percent}%`} />}
+          {state.step !== 'uploading' && importId && progress && <ImportStatus progress={progress} />}
           {state.step === 'failed' && (
             <div role="alert" className="flex gap-2 rounded-xl border border-red-200 bg-red-50/60 px-4 py-3 text-sm text-red-800">
               <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
