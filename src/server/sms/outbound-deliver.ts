@@ -27,6 +27,8 @@ const DROPPED_BECAUSE: Record<string, string> = {
   verification: 'Dropped: the sign-up it asks to confirm had lapsed',
 };
 
+export const droppedBecause = (kind: string) => DROPPED_BECAUSE[kind] ?? 'Dropped: past its validity';
+
 /**
  * Sends one claimed text, or settles why it is not sent: a text whose earlier request may have
  * reached the provider is looked up there first; then opted-out and paused recipients and texts
@@ -46,7 +48,7 @@ export async function deliver(ctx: AppContext, row: SmsMessage): Promise<SendRes
   if (!ALWAYS_SENT_KINDS.has(row.kind) && (await recipientOptedOut(ctx, row))) return skip(ctx, row, 'Recipient opted out', 'skipped');
   if (PAUSABLE_KINDS.has(row.kind) && (await recipientPaused(ctx, row))) return skip(ctx, row, 'Recipient paused texts', 'skipped');
   if (row.expires_at && row.expires_at <= ctx.clock.now().toISOString()) {
-    return skip(ctx, row, DROPPED_BECAUSE[row.kind] ?? 'Dropped: past its validity', 'dropped');
+    return skip(ctx, row, droppedBecause(row.kind), 'dropped');
   }
   try {
     const result = await ctx.sms.send({ to: row.to_number, body, statusCallbackUrl: `${ctx.config.publicUrl}/webhooks/twilio/status` });

@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { SmsMessage } from '../db/tables';
 import { newTimeOrderedId } from '../ids';
-import { deliver, type SendResult } from './outbound-deliver';
+import { deliver, droppedBecause, type SendResult } from './outbound-deliver';
 import { returnSendSlots, sendRateOf, takeSendSlots } from './send-rate';
 import { sendingStopped, trackSend } from './sends-in-flight';
 
@@ -114,8 +114,17 @@ export async function sendDueMessages(ctx: AppContext, options: { limit?: number
   await releaseStaleClaims(ctx, ctx.clock.now());
   let handled = 0;
   while (handled < limit && !sendingStopped(ctx)) {
-    const due = await selectDue(ctx, Math.min(SEND_BATCH, limit - handled));
-    if (due.length === 0) break;
+    const selected = await selectDue(ctx, Math.min(SEND_BATCH, limit - handled));
+    if (selected.length === 0) break;
+    // Texts past their use are dropped here, without a send slot: after an outage they can be many.
+    const now = ctx.clock.now().toISOString();
+    const stale = selected.filter((r) => r.expires_at !== null && r.expires_at <= now && r.unconfirmed_since === null);
+    if (stale.length) {
+      handled += stale.length;
+      summary.dropped += await dropStale(ctx, stale, now);
+    }
+    const due = selected.filter((r) => !stale.includes(r)).map((r) => r.id);
+    if (due.length === 0) continue;
     const slots = rate ? await takeSendSlots(ctx, due.length, rate) : undefined;
     if (slots && slots.granted === 0) {
       comeBackAt(ctx, slots.nextFreeAt);
@@ -167,24 +176,43 @@ async function releaseStaleClaims(ctx: AppContext, now: Date): Promise<void> {
 // Written out as the partial index sms_messages_outbound_due_idx (migration 0500) says, so both databases use it.
 const waitingToGo = sql<boolean>`direction = 'outbound' and status = 'pending'`;
 
-/** Up to `count` due texts' ids: replies first, then scheduled texts; each by due time. */
-async function selectDue(ctx: AppContext, count: number): Promise<string[]> {
-  const ids: string[] = [];
+type Due = Pick<SmsMessage, 'id' | 'kind' | 'expires_at' | 'unconfirmed_since'>;
+
+/** Up to `count` due texts: replies first, then scheduled texts; each by due time. */
+async function selectDue(ctx: AppContext, count: number): Promise<Due[]> {
+  const due: Due[] = [];
   // One query a priority: each walks the index in due order (one ORDER BY over both sorted them all).
   for (const priority of [0, 1]) {
-    if (ids.length === count) break;
-    const due = await ctx.db
+    if (due.length === count) break;
+    const rows = await ctx.db
       .selectFrom('sms_messages')
-      .select('id')
+      .select(['id', 'kind', 'expires_at', 'unconfirmed_since'])
       .where(waitingToGo)
       .where('priority', '=', priority)
       .where('send_after', '<=', ctx.clock.now().toISOString())
       .orderBy('send_after')
-      .limit(count - ids.length)
+      .limit(count - due.length)
       .execute();
-    ids.push(...due.map((r) => r.id));
+    due.push(...rows);
   }
-  return ids;
+  return due;
+}
+
+/** Marks texts past their use skipped, with the reason, unless another sender took them; answers how many. */
+async function dropStale(ctx: AppContext, stale: Due[], now: string): Promise<number> {
+  let dropped = 0;
+  for (const kind of new Set(stale.map((r) => r.kind))) {
+    const result = await ctx.db
+      .updateTable('sms_messages')
+      .set({ status: 'skipped', error_message: droppedBecause(kind), updated_at: now })
+      .where('id', 'in', stale.filter((r) => r.kind === kind).map((r) => r.id))
+      .where('status', '=', 'pending')
+      .where('unconfirmed_since', 'is', null)
+      .executeTakeFirst();
+    dropped += Number(result.numUpdatedRows);
+  }
+  for (let i = 0; i < dropped; i++) ctx.metrics.outboundText('dropped');
+  return dropped;
 }
 
 /** Claims the texts still pending among `ids`; answers the rows this caller won, in the order given. */

@@ -68,6 +68,34 @@ describe('sending at SMS_SEND_RATE', () => {
   });
 });
 
+describe('sending at SMS_SEND_RATE after an outage', () => {
+  let twilio: FakeTwilio;
+  let t: SmsTestApp;
+  beforeAll(async () => {
+    twilio = await startFakeTwilio();
+    t = await buildSmsTestApp({ twilio, env: { SMS_SEND_RATE: '10' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await twilio.close();
+  });
+
+  it('drops the texts that became pointless without spending the send budget on them', async () => {
+    const start = Date.parse('2026-10-07T04:00:00Z');
+    t.clock.set(new Date(start));
+    // Last night's reminders, hours late, queued before the reminders due now.
+    const late = new Date(start - 3 * 3_600_000);
+    for (let i = 0; i < 50; i++) {
+      await enqueueSms(t.ctx, { userId: null, to: uniquePhone(), body: 'Time to write.', kind: 'reminder', dueAt: late, expiresAt: new Date(late.getTime() + 2 * 3_600_000) });
+    }
+    const fresh = Array.from({ length: 5 }, () => uniquePhone());
+    for (const to of fresh) await enqueueSms(t.ctx, { userId: null, to, body: 'Time to write.', kind: 'reminder', dueAt: new Date(start) });
+
+    expect(await sendDueMessages(t.ctx)).toMatchObject({ dropped: 50, sent: 5 });
+    expect(twilio.sent.map((m) => m.to).sort()).toEqual([...fresh].sort());
+  });
+});
+
 describe('sending with the simulator', () => {
   it('is not paced, whatever SMS_SEND_RATE says', async () => {
     const t = await buildSmsTestApp({ env: { SMS_SEND_RATE: '1' } });
