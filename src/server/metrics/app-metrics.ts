@@ -10,7 +10,7 @@ export interface AppMetrics {
   httpRequest(route: string, method: string, status: number, seconds: number): void;
   /** A processed inbound text: what it turned out to be (journal, help, opt_out…) or failed. */
   inboundText(outcome: string): void;
-  /** One outbound send attempt's result: sent, skipped, failed or retrying. */
+  /** One outbound text's result this try: sent, skipped, dropped (past its use), failed, gave_up (after 24 hours) or retrying. */
   outboundText(status: string): void;
   /** A provider's delivery report for one of our texts: delivered, undelivered, failed… */
   deliveryReport(status: string): void;
