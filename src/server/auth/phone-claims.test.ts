@@ -114,6 +114,20 @@ describe('the phone owner decides which account gets their number', () => {
     expect((await textsTo(phone)).at(-1)).toContain('2 sign-ups are waiting for this phone');
   });
 
+  it('shows whole addresses when an attacker makes theirs look like the victim’s', async () => {
+    const phone = uniquePhone();
+    const tag = uniqueEmail('x').slice(2, 8);
+    const victim = await signUp('victim', phone, { email: `alice${tag}e@gmail.com` });
+    const attacker = await signUp('attacker', phone, { email: `a1ice${tag}e@gmail.com` });
+    expect(accountLabel(victim.email)).toBe(accountLabel(attacker.email));
+    await textJournal(t, phone, 'YES');
+    const choices = [
+      { code: await codeOf(victim), account: victim.email },
+      { code: await codeOf(attacker), account: attacker.email },
+    ];
+    expect((await textsTo(phone)).at(-1)).toBe(smsTexts.chooseAccount(choices));
+  });
+
   it('a sign-up with the victim’s e-mail address and another password cannot take the victim’s place', async () => {
     const phone = uniquePhone();
     const victim = await signUp('victim', phone);

@@ -52,5 +52,8 @@ export async function handleUnverifiedNumber(ctx: AppContext, text: ReceivedText
 
 function askToConfirm(claims: PhoneClaim[]): string {
   if (claims.length === 1) return smsTexts.verification(accountLabel(claims[0]!.email));
-  return smsTexts.chooseAccount(claims.map((c) => ({ code: c.code, account: accountLabel(c.email) })));
+  // Addresses made to look alike (alice@… and a different a…e@…) are shown whole, so the owner can tell them apart.
+  const labels = claims.map((c) => accountLabel(c.email));
+  const alike = (label: string) => labels.indexOf(label) !== labels.lastIndexOf(label);
+  return smsTexts.chooseAccount(claims.map((c, i) => ({ code: c.code, account: alike(labels[i]!) ? c.email : labels[i]! })));
 }
