@@ -118,6 +118,7 @@ describe('the phone owner decides which account gets their number', () => {
     const phone = uniquePhone();
     const tag = uniqueEmail('x').slice(2, 8);
     const victim = await signUp('victim', phone, { email: `alice${tag}e@gmail.com` });
+    t.clock.advance(MINUTE);
     const attacker = await signUp('attacker', phone, { email: `a1ice${tag}e@gmail.com` });
     expect(accountLabel(victim.email)).toBe(accountLabel(attacker.email));
     await textJournal(t, phone, 'YES');

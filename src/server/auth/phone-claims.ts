@@ -37,6 +37,7 @@ export async function liveClaimsOn(db: Db, phone: string, now: Date): Promise<Ph
     .where('profiles.phone_number', '=', phone)
     .where('profiles.phone_verified', '=', 0)
     .orderBy('profiles.created_at')
+    .orderBy('profiles.id')
     .execute();
   const at = now.toISOString();
   return rows
