@@ -40,12 +40,12 @@ export function signedText(tag, n) {
   return { sid, body: new URLSearchParams(params).toString(), signature: sign(`${PUBLIC_URL}${WEBHOOK_PATH}`, params) };
 }
 
-/** Users, profiles (verified, with their own key salt), trials and DAYS past entries each, written in batches. */
-export async function seedUsers(app) {
-  const { sealEntryText } = await appModule('src/server/journal/entry-cipher.ts');
-  const { newKeySalt } = await appModule('src/server/crypto/encryption.ts');
-  const { addDays } = await appModule('src/server/journal/dates.ts');
-  const { countWords } = await appModule('src/shared/journal.ts');
+/** Users, profiles (verified, with their own key salt), trials and DAYS past entries each, written in batches by `app` (of the tree at `root`). */
+export async function seedUsers(app, root) {
+  const { sealEntryText } = await appModule('src/server/journal/entry-cipher.ts', root);
+  const { newKeySalt } = await appModule('src/server/crypto/encryption.ts', root);
+  const { addDays } = await appModule('src/server/journal/dates.ts', root);
+  const { countWords } = await appModule('src/shared/journal.ts', root);
   const ctx = app.ctx;
   const now = new Date();
   const iso = now.toISOString();

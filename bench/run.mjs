@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { countStatements } from './statements.mjs';
-import { appModule, benchDatabases, benchDb, benchEnv, child as forkChild, cpuMeter, cpuSecondsOfAll, listening, loadApp, medianOf, postgresBackendPids, postgresDatabase, quantile, serveApp } from './support.mjs';
+import { appModule, appRoot, beforeTree, benchDatabases, benchDb, benchEnv, child as forkChild, cpuMeter, cpuSecondsOfAll, listening, loadApp, medianOf, postgresBackendPids, postgresDatabase, quantile, serveApp } from './support.mjs';
 
 const ENTRIES = 3650;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 4);
@@ -33,12 +33,22 @@ if (role === 'baseline') {
   process.send({ port });
 } else if (role === 'app') {
   await serveApp(JSON.parse(process.argv[3]));
+} else if (role === 'floor') {
+  // The whole app (its hooks, compression, headers, metrics, serialisation) answering one more route
+  // with the first page already built: what any answer of that size costs before the journal's code.
+  const { BODY_FILE, ...env } = JSON.parse(process.argv[3]);
+  const page = JSON.parse(readFileSync(BODY_FILE, 'utf8'));
+  const app = await loadApp(env);
+  app.get('/api/bench-floor', async () => page);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.once('SIGINT', () => process.exit(0));
+  process.send({ port: app.server.address().port });
 } else {
   await main();
 }
 
-function child(name, env) {
-  return forkChild(import.meta.filename, name, env);
+function child(name, env, root) {
+  return forkChild(import.meta.filename, name, env, root);
 }
 
 /**
@@ -81,24 +91,26 @@ async function timeIt(times, fn) {
  * Writes the journal through an app in this process, and measures there what needs no HTTP: the
  * cold load, the search over the copy in memory, and the statements each request runs.
  */
-async function seedAndProbe(env, kind) {
-  const app = await loadApp(env);
+async function seedAndProbe(env, kind, root) {
+  const app = await loadApp(env, root);
   try {
-    const { seedJournal } = await appModule('bench/seed-journal.ts');
+    const { seedJournal } = await appModule('bench/seed-journal.ts', root);
     const seeded = await seedJournal(app, ENTRIES);
-    const { JournalCache } = await appModule('src/server/journal/cache.ts');
-    const { pageOfEntries } = await appModule('src/server/journal/search.ts');
-    const { entryFilterSchema } = await appModule('src/shared/journal.ts');
+    const { JournalCache } = await appModule('src/server/journal/cache.ts', root);
+    const { pageOfEntries } = await appModule('src/server/journal/search.ts', root);
+    const { entryFilterSchema } = await appModule('src/shared/journal.ts', root);
     const budget = app.ctx.config.searchCacheBytes;
     const coldMs = await timeIt(3, () => new JournalCache(() => app.ctx, budget).entries(seeded.userId));
     const warm = new JournalCache(() => app.ctx, budget);
     const entries = await warm.entries(seeded.userId);
     const filter = entryFilterSchema.parse({ q: seeded.rareWord });
+    const { searchableText } = await appModule('src/server/journal/search.ts', root);
+    const texts = entries.map(searchableText);
     const inMemory = {
       coldMs,
       filterMs: await timeIt(200, () => pageOfEntries(entries, filter)),
       warmMs: await timeIt(200, async () => pageOfEntries(await warm.entries(seeded.userId), filter)),
-      perEntryMs: await timeIt(200, () => entries.filter((entry) => entry.searchText.includes(seeded.rareWord))),
+      perEntryMs: await timeIt(200, () => texts.filter((text) => text.includes(seeded.rareWord))),
     };
     const headers = { authorization: `Bearer ${seeded.token}` };
     await app.inject({ url: '/api/entries', headers }); // loads the journal
@@ -119,31 +131,39 @@ async function main() {
   const notes = [];
   try {
     console.log(`Writing a journal of ${ENTRIES} entries on ${benchDatabases.join(' and ')}…`);
-    if (benchDatabases.includes('sqlite')) {
-      const { dataDir, env } = benchEnv();
-      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      const seeded = await seedAndProbe(env, 'sqlite');
-      const api = await child('app', env);
-      servers.push(api);
-      configs.push({ label: 'SQLite', seeded, target: { url: api.url, pids: [api.pid] }, extra: true });
-    }
-    if (benchDatabases.includes('postgres')) {
-      const pg = await postgresDatabase('journal');
-      if (pg.skipped) notes.push(`PostgreSQL figures skipped: ${pg.skipped}`);
-      else {
+    const before = beforeTree();
+    for (const tree of [{ root: appRoot, label: '' }, ...(before ? [{ ...before, label: `, ${before.label}` }] : [])]) {
+      if (benchDatabases.includes('sqlite')) {
+        const { dataDir, env } = benchEnv();
+        cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+        const seeded = await seedAndProbe(env, 'sqlite', tree.root);
+        const api = await child('app', env, tree.root);
+        servers.push(api);
+        configs.push({ label: `SQLite${tree.label}`, seeded, target: { url: api.url, pids: [api.pid] }, extra: !tree.label });
+      }
+      if (benchDatabases.includes('postgres')) {
+        const pg = await postgresDatabase(tree.label ? 'journal_before' : 'journal');
+        if (pg.skipped) {
+          notes.push(`PostgreSQL figures skipped: ${pg.skipped}`);
+          continue;
+        }
         cleanups.push(() => pg.drop());
         const { dataDir, env } = benchEnv({ DATABASE_URL: pg.url });
         cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-        const seeded = await seedAndProbe(env, 'postgres');
+        const seeded = await seedAndProbe(env, 'postgres', tree.root);
+        // The tree before is measured on one instance only.
         const instances = [];
-        for (let i = 0; i < INSTANCES; i++) instances.push(await child('app', env));
-        const proxy = await forkChild(proxyScript, 'proxy', { ports: instances.map((s) => s.port) });
-        servers.push(...instances, proxy);
+        for (let i = 0; i < (tree.label ? 1 : INSTANCES); i++) instances.push(await child('app', env, tree.root));
+        servers.push(...instances);
         const db = await benchDb(pg.url);
         cleanups.push(() => db.destroy());
         const dbPids = () => postgresBackendPids(db);
-        configs.push({ label: 'PostgreSQL', seeded, target: { url: instances[0].url, pids: [instances[0].pid], dbPids } });
-        configs.push({ label: `PostgreSQL, ${INSTANCES} instances behind the proxy`, seeded, target: { url: proxy.url, pids: [...instances.map((s) => s.pid), proxy.pid], dbPids } });
+        configs.push({ label: `PostgreSQL${tree.label}`, seeded, target: { url: instances[0].url, pids: [instances[0].pid], dbPids } });
+        if (instances.length > 1) {
+          const proxy = await forkChild(proxyScript, 'proxy', { ports: instances.map((s) => s.port) });
+          servers.push(proxy);
+          configs.push({ label: `PostgreSQL, ${INSTANCES} instances behind the proxy`, seeded, target: { url: proxy.url, pids: [...instances.map((s) => s.pid), proxy.pid], dbPids } });
+        }
       }
     }
     if (!configs.length) throw new Error('no database to measure on');
@@ -158,12 +178,16 @@ async function main() {
     writeFileSync(bodyFile, firstPage);
     cleanups.push(() => rmSync(bodyFile, { force: true }));
     const samePage = await child('baseline', { BODY_FILE: bodyFile });
-    servers.push(samePage);
+    const floorEnv = benchEnv();
+    cleanups.push(() => rmSync(floorEnv.dataDir, { recursive: true, force: true }));
+    const floor = await child('floor', { ...floorEnv.env, BODY_FILE: bodyFile });
+    servers.push(samePage, floor);
 
     const bare = { url: baseline.url, pids: [baseline.pid] };
     const scenarios = [
       ['bare node:http, fixed JSON', () => measure(bare)],
       [`bare node:http, the first page (${(firstPage.length / 1024).toFixed(1)} KB)`, () => measure({ url: samePage.url, pids: [samePage.pid] })],
+      ['the app\'s framework alone, the first page built', () => measure({ url: floor.url, pids: [floor.pid] }, '/api/bench-floor')],
     ];
     if (configs.some((c) => c.target.dbPids)) {
       const bareProxy = await forkChild(proxyScript, 'proxy', { ports: [baseline.port] });
@@ -215,6 +239,7 @@ function report(rows, configs, loadBefore, notes) {
   for (const [name, r] of rows.slice(1)) {
     const config = configs.find((c) => name.startsWith(`${c.label}: `));
     if (!config || !/first page$|search/.test(name)) continue;
+    if (config.label.includes('before')) continue;
     const goal = config.label === 'PostgreSQL' ? 0.25 : 0.2;
     const ratio = r.rps / base.rps;
     const p99 = /search/.test(name) ? `, p99 ${r.p99.toFixed(1)} ms ${r.p99 < 30 ? 'met' : 'NOT MET'}` : '';

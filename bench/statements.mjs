@@ -3,14 +3,23 @@
 import { performance } from 'node:perf_hooks';
 
 /**
- * Runs `work` and resolves with the statements run meanwhile: `{ count, detail }`, detail mapping
- * each statement's SQL to its count and milliseconds (a sample without the other's time).
+ * Runs `work` and resolves with the statements run meanwhile: `{ count, commits, detail }`: commits
+ * are the transactions and the writes outside one (each waits for the disk at SQLite's FULL), detail
+ * maps each statement's SQL to its count and milliseconds (a sample without the other's time).
  */
 export async function countStatements(kind, work) {
   const detail = new Map();
   let count = 0;
+  let commits = 0;
+  let inTransaction = false;
   const note = (sql, started) => {
     count += 1;
+    const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase();
+    if (verb === 'begin') inTransaction = true;
+    else if (verb === 'commit' || verb === 'rollback') {
+      inTransaction = false;
+      commits += verb === 'commit' ? 1 : 0;
+    } else if (!inTransaction && ['insert', 'update', 'delete', 'replace'].includes(verb)) commits += 1;
     const seen = detail.get(sql) ?? { n: 0, ms: 0 };
     seen.n += 1;
     seen.ms += performance.now() - started;
@@ -22,7 +31,7 @@ export async function countStatements(kind, work) {
   } finally {
     restore();
   }
-  return { count, detail };
+  return { count, commits, detail };
 }
 
 async function wrapPg(note) {

@@ -1,7 +1,7 @@
 // What the HTTP benchmarks share: servers in child processes of their own, the app built from its
 // sources, databases of their own (SQLite in a temporary directory, PostgreSQL created and dropped),
 // CPU time per process, and medians.
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +14,23 @@ import { register } from 'tsx/esm/api';
  */
 export const appRoot = process.env.BENCH_APP_ROOT ?? join(import.meta.dirname, '..');
 
-/** Imports a module of the measured app's tree (`src/server/…`, `bench/seed-journal.ts`). */
-export function appModule(path) {
-  register();
-  return import(join(appRoot, path));
+/**
+ * BENCH_BEFORE=dir: another checkout (the commit before a change) measured beside this one in the
+ * same run, its rows labelled with its commit. Null when not asked for.
+ */
+export function beforeTree() {
+  const root = process.env.BENCH_BEFORE;
+  if (!root) return null;
+  const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  return { root, label: `before (${commit})` };
+}
+
+let registered = false;
+/** Imports a module of the measured app's tree, or of `root` (`src/server/…`, `bench/seed-journal.ts`). */
+export function appModule(path, root = appRoot) {
+  if (!registered) register();
+  registered = true;
+  return import(join(root, path));
 }
 
 /**
@@ -79,10 +92,10 @@ export function listening(server) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 }
 
-/** The whole app, built from the TypeScript sources with `env` as its whole environment. */
-export async function loadApp(env) {
-  const { loadConfig } = await appModule('src/server/config.ts');
-  const { buildApp } = await appModule('src/server/app.ts');
+/** The whole app, built from the TypeScript sources (of `root`) with `env` as its whole environment. */
+export async function loadApp(env, root = appRoot) {
+  const { loadConfig } = await appModule('src/server/config.ts', root);
+  const { buildApp } = await appModule('src/server/app.ts', root);
   return buildApp(loadConfig(env), { serveWeb: false });
 }
 
@@ -104,12 +117,12 @@ export async function serveApp(env) {
 
 /**
  * Runs `script` again as a child process in the role `name` (it answers with `{ port }` once
- * listening); resolves with its URL, pid and a stop that resolves once it has exited.
- * BENCH_CPU_PROF=dir writes a CPU profile of each app process there.
+ * listening), its app from `root`; resolves with its URL, pid and a stop that resolves once it has
+ * exited. BENCH_CPU_PROF=dir writes a CPU profile of each app process there.
  */
-export function child(script, name, env = {}) {
+export function child(script, name, env = {}, root = appRoot) {
   const execArgv = process.env.BENCH_CPU_PROF && name === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = fork(script, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  const proc = fork(script, [name, JSON.stringify(env)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv, env: { ...process.env, BENCH_APP_ROOT: root } });
   const exited = new Promise((resolve) => proc.once('exit', resolve));
   return new Promise((resolve, reject) => {
     proc.once('message', ({ port }) =>
