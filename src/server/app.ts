@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { accountDeletionRoutes } from './account-deletion/routes';
 import { adminRoutes } from './admin/routes';
@@ -17,6 +18,7 @@ import { eventRoutes } from './events/routes';
 import { exportRoutes } from './export/routes';
 import { registerErrorHandler } from './http/error-handler';
 import { registerNoStoreForApi } from './http/no-store';
+import { validatorCompiler } from './http/validate';
 import { importRoutes, importStatusRoutes } from './import/routes';
 import { registerJobs } from './jobs/index';
 import { createLogger } from './logging/logger';
@@ -58,6 +60,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...socketTimeouts,
   });
   app.decorate('ctx', ctx);
+  // Routes declare their input and answers as zod schemas (fastify-type-provider-zod).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   if (!storedHashKeyOpened) {
     // Started anyway, as with any value no configured key opens (the journal shows it too).
     app.log.warn('Neither MASTER_KEY nor MASTER_KEY_PREVIOUS opens the stored key of import fingerprints and UNDO (sealed_secrets): MASTER_KEY is not this database\'s key');

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   adminMessages,
   deleteUserBodySchema,
@@ -20,13 +22,14 @@ import {
 import { normalizeUsPhone } from '../../shared/phone';
 import { currentUser, requireUser } from '../auth/authenticate';
 import { forbidden, invalidInput } from '../errors';
-import { parseInput } from '../http/validate';
 import { toCsv, utcDay } from './common';
 import { smsHealth } from './health';
 import { listSubscribers, listTrialUsers } from './lists';
 import { MetricsCache } from './metrics';
 import { latestSmsTests, runSmsTest } from './sms-test';
 import { deleteUser, lookUpUser } from './users';
+
+const userParams = z.object({ id: z.string().min(1).max(100) });
 
 /** Admins only: a valid session (401 otherwise) for a user with the admin flag (403 otherwise). */
 async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -43,7 +46,8 @@ function sendCsv(reply: FastifyReply, name: string, csv: string, today: string) 
 }
 
 /** /api/admin: dashboard metrics, subscriber and trial lists, SMS tests and health, user management. */
-export async function adminRoutes(app: FastifyInstance): Promise<void> {
+export async function adminRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const metricsCache = new MetricsCache(ctx);
   app.addHook('onRequest', requireAdmin);
@@ -56,8 +60,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, user: { id: user.id, email: user.email } };
   });
 
-  app.get('/metrics', async (request): Promise<MetricsResponse> => {
-    const { period } = parseInput(metricsQuerySchema, request.query);
+  app.get('/metrics', { schema: { querystring: metricsQuerySchema } }, async (request): Promise<MetricsResponse> => {
+    const { period } = request.query;
     return { success: true, metrics: await metricsCache.get(period) };
   });
 
@@ -66,8 +70,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return { success: true };
   });
 
-  app.get('/subscribers', async (request, reply) => {
-    const query = parseInput(subscribersQuerySchema, request.query);
+  app.get('/subscribers', { schema: { querystring: subscribersQuerySchema } }, async (request, reply) => {
+    const query = request.query;
     const csv = query.format === 'csv';
     const data = await listSubscribers(ctx, { ...query, all: csv });
     if (csv) {
@@ -78,8 +82,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return body;
   });
 
-  app.get('/trial-users', async (request, reply) => {
-    const query = parseInput(trialUsersQuerySchema, request.query);
+  app.get('/trial-users', { schema: { querystring: trialUsersQuerySchema } }, async (request, reply) => {
+    const query = request.query;
     const csv = query.format === 'csv';
     const data = await listTrialUsers(ctx, { ...query, all: csv });
     if (csv) {
@@ -90,8 +94,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return body;
   });
 
-  app.post('/sms-test', async (request): Promise<SmsTestResponse> => {
-    const input = parseInput(smsTestBodySchema, request.body);
+  app.post('/sms-test', { schema: { body: smsTestBodySchema } }, async (request): Promise<SmsTestResponse> => {
+    const input = request.body;
     const phone = normalizeUsPhone(input.phoneNumber);
     if (!phone) throw invalidInput(adminMessages.invalidPhone);
     return runSmsTest(ctx, { testType: input.testType, phone, content: input.messageContent }, currentUser(request).id);
@@ -101,13 +105,12 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/sms-health', async (): Promise<SmsHealthResponse> => smsHealth(ctx));
 
-  app.get('/users', async (request): Promise<AdminUserResponse> => {
-    const { q } = parseInput(userSearchQuerySchema, request.query);
+  app.get('/users', { schema: { querystring: userSearchQuerySchema } }, async (request): Promise<AdminUserResponse> => {
+    const { q } = request.query;
     return { success: true, user: await lookUpUser(ctx, q) };
   });
 
-  app.delete<{ Params: { id: string } }>('/users/:id', async (request): Promise<DeleteUserResponse> => {
-    parseInput(deleteUserBodySchema, request.body);
+  app.delete('/users/:id', { schema: { params: userParams, body: deleteUserBodySchema } }, async (request): Promise<DeleteUserResponse> => {
     const admin = currentUser(request);
     const summary = await deleteUser(ctx, admin, request.params.id, request.ip);
     metricsCache.clear();

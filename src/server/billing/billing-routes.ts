@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import type { SubscriptionResponse } from '../../shared/profile';
 import { currentUser, requireUser } from '../auth/authenticate';
-import { parseInput } from '../http/validate';
 import { BillingProviderError } from '../providers/billing/types';
 import { getAccessStatus } from './access';
 import { completeCheckout, openPortal, startCheckout } from './service';
@@ -32,11 +32,12 @@ function badGateway(reply: FastifyReply, message: string) {
  * POST /checkout {plan} → {url, sessionId} · POST /checkout/complete {session_id} → subscription ·
  * POST /portal → {url}.
  */
-export async function billingRoutes(app: FastifyInstance): Promise<void> {
+export async function billingRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireUser);
 
-  app.post('/checkout', async (request, reply) => {
-    const { plan } = parseInput(checkoutBody, request.body);
+  app.post('/checkout', { schema: { body: checkoutBody } }, async (request, reply) => {
+    const { plan } = request.body;
     const user = currentUser(request);
     try {
       return await startCheckout(app.ctx, user, plan);
@@ -47,8 +48,8 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.post('/checkout/complete', async (request, reply): Promise<SubscriptionResponse | FastifyReply> => {
-    const { session_id } = parseInput(completeBody, request.body);
+  app.post('/checkout/complete', { schema: { body: completeBody } }, async (request, reply): Promise<SubscriptionResponse | FastifyReply> => {
+    const { session_id } = request.body;
     const user = currentUser(request);
     try {
       await completeCheckout(app.ctx, user.id, session_id);

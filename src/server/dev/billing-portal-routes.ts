@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import { PLANS } from '../../shared/plans';
 import { syncSubscription } from '../billing/sync';
 import { conflict, notFound } from '../errors';
-import { parseInput } from '../http/validate';
 import { LOCAL_PRICES, type LocalBilling } from '../providers/billing/local';
 import type { ProviderSubscription } from '../providers/billing/types';
 
 const copy = messages.billingManagement;
 
 const planBody = z.object({ plan: z.enum(['monthly', 'yearly'], { error: messages.billing.invalidPlan }) });
+const portalParams = z.object({ id: z.string() });
 
 export interface DevPortalSubscription {
   plan: 'monthly' | 'yearly';
@@ -63,8 +64,8 @@ export function registerDevPortalRoutes(app: FastifyInstance, billing: LocalBill
 
   app.get<{ Params: { id: string } }>('/portal/:id', async (request) => view(request.params.id));
 
-  app.post<{ Params: { id: string } }>('/portal/:id/plan', async (request) => {
-    const { plan } = parseInput(planBody, request.body);
+  app.withTypeProvider<ZodTypeProvider>().post('/portal/:id/plan', { schema: { params: portalParams, body: planBody } }, async (request) => {
+    const { plan } = request.body;
     const { session, subscription } = changeable(request.params.id);
     billing.switchPlan(subscription.id, plan);
     await syncSubscription(app.ctx, session.customerId);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import { normalizeUsPhone } from '../../shared/phone';
-import { parseInput } from '../http/validate';
 import { receiveInboundText } from '../sms/inbound';
 
 /** Longest text Twilio accepts (10 segments' worth). */
@@ -41,11 +41,12 @@ const sendBody = z.object({
  * The dev phone (simulator only): a browser stands in for a handset. What it sends goes through
  * the same record-and-process pipeline as Twilio's webhook.
  */
-export async function devPhoneRoutes(app: FastifyInstance): Promise<void> {
+export async function devPhoneRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const simulator = app.ctx.simulators.sms!;
 
-  app.get('/messages', async (request) => {
-    const { phone } = parseInput(conversationQuery, request.query);
+  app.get('/messages', { schema: { querystring: conversationQuery } }, async (request) => {
+    const { phone } = request.query;
     return {
       phone,
       journalNumber: app.ctx.config.journalNumber,
@@ -53,8 +54,8 @@ export async function devPhoneRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post('/send', async (request) => {
-    const { from, body } = parseInput(sendBody, request.body);
+  app.post('/send', { schema: { body: sendBody } }, async (request) => {
+    const { from, body } = request.body;
     const messageSid = 'SM' + randomBytes(16).toString('hex');
     await receiveInboundText(app.ctx, { messageSid, from, to: app.ctx.config.journalNumber, body, media: [] });
     return { messageSid };

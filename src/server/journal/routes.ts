@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createEntrySchema, entryFilterSchema, updateEntrySchema } from '../../shared/journal';
 import { currentUser } from '../auth/authenticate';
@@ -12,25 +13,22 @@ import { journalStats } from './stats';
 export const entryParams = z.object({ id: z.string().min(1).max(100) });
 
 /** /api/entries: list with search and filters, edit, delete. Creating is in entryUploadRoutes. */
-export async function entryRoutes(app: FastifyInstance): Promise<void> {
+export async function entryRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
-  app.get('/', async (request) => {
-    const filter = parseInput(entryFilterSchema, request.query);
+  app.get('/', { schema: { querystring: entryFilterSchema } }, async (request) => {
     const entries = await ctx.journalCache.entries(currentUser(request).id, request.journalRevision);
-    const { page, nextCursor } = pageOfEntries(entries, filter);
+    const { page, nextCursor } = pageOfEntries(entries, request.query);
     return { entries: page.map((entry) => presentEntry(ctx, entry)), nextCursor };
   });
 
-  app.patch('/:id', async (request) => {
-    const { id } = parseInput(entryParams, request.params);
-    const input = parseInput(updateEntrySchema, request.body);
-    return presentEntry(ctx, await updateEntry(ctx, currentUser(request).id, id, input));
+  app.patch('/:id', { schema: { params: entryParams, body: updateEntrySchema } }, async (request) => {
+    return presentEntry(ctx, await updateEntry(ctx, currentUser(request).id, request.params.id, request.body));
   });
 
-  app.delete('/:id', async (request, reply) => {
-    const { id } = parseInput(entryParams, request.params);
-    await deleteEntry(ctx, currentUser(request).id, id);
+  app.delete('/:id', { schema: { params: entryParams } }, async (request, reply) => {
+    await deleteEntry(ctx, currentUser(request).id, request.params.id);
     return reply.status(204).send();
   });
 }
@@ -40,6 +38,7 @@ export async function entryRoutes(app: FastifyInstance): Promise<void> {
  * multipart plugin is, which adds its hooks to every request of the routes it covers.
  */
 export async function entryUploadRoutes(app: FastifyInstance): Promise<void> {
+  // A multipart form is read here, not by a body schema: its photos stream to the photo store.
   app.post('/', async (request, reply) => {
     const form = request.isMultipart() ? await readMultipartForm(request) : { fields: request.body, files: [] };
     const input = parseInput(createEntrySchema, form.fields);

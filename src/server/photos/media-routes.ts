@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import { readPhotoFile } from '../at-rest/photo-files';
 import { forbidden, notFound } from '../errors';
-import { parseInput } from '../http/validate';
 import { thumbKeyOf } from './keys';
 import { checkMediaLink, secondsLeft } from './signed-url';
+
+const mediaParams = z.object({ '*': z.string() });
 
 const mediaQuery = z.object({
   exp: z.string().optional(),
@@ -14,12 +16,13 @@ const mediaQuery = z.object({
 });
 
 /** GET /media/<key>?exp=&sig=&variant=: a photo, to whoever holds an unexpired signed link. */
-export async function mediaRoutes(app: FastifyInstance): Promise<void> {
+export async function mediaRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
-  app.get('/*', async (request, reply) => {
-    const key = (request.params as { '*': string })['*'];
-    const { exp, sig, variant } = parseInput(mediaQuery, request.query);
+  app.get('/*', { schema: { params: mediaParams, querystring: mediaQuery } }, async (request, reply) => {
+    const key = request.params['*'];
+    const { exp, sig, variant } = request.query;
     const check = checkMediaLink(ctx, key, exp, sig);
     if (check !== 'valid') throw forbidden(check === 'expired' ? messages.entries.linkExpired : messages.entries.linkInvalid);
     // Stored encrypted with the owner's key; opened here for whoever holds the signed link.
