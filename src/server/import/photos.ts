@@ -12,8 +12,9 @@ import type { ImportedPhoto } from './types';
 /** A photo of the file on its way into an entry, or why it stays out. */
 export type PhotoOutcome = { photo: ImportedPhoto; prepared: PreparedPhoto } | { photo: ImportedPhoto; left: 'photo_unsupported' | 'photo_over_limit' };
 
-// Unpacked this many at a time: a batch's photos are never all in memory at once.
-const FILES_AT_ONCE = 4;
+// Unpacked and decoded this many at a time: a batch's photos are never all in memory at once, and
+// sharp leaves threads of libuv's pool (four) to the requests that need one meanwhile.
+const FILES_AT_ONCE = 2;
 
 /**
  * Unpacks and decodes the photos wanted (metadata stripped, thumbnails made: photos/images.ts),
@@ -28,15 +29,21 @@ export async function preparePhotos(
   for (let i = 0; i < wanted.length; i += FILES_AT_ONCE) {
     const group = wanted.slice(i, i + FILES_AT_ONCE);
     const files = await reader.files(group.map((w) => w.photo.path!));
-    for (const { key, photo } of group) {
-      const bytes = files.get(photo.path!);
+    // Decoded side by side (sharp works in its own threads), then fitted into their entries in order.
+    const images = await Promise.all(
+      group.map(({ photo }) => {
+        const bytes = files.get(photo.path!);
+        return bytes && bytes !== 'too-large' ? prepareImage(bytes) : null;
+      }),
+    );
+    for (const [index, { key, photo }] of group.entries()) {
       const totals = has.get(key) ?? { count: 0, bytes: 0 };
       has.set(key, totals);
-      if (bytes === 'too-large' || totals.count >= PHOTOS_PER_ENTRY_MAX) {
+      if (files.get(photo.path!) === 'too-large' || totals.count >= PHOTOS_PER_ENTRY_MAX) {
         outcomes.set(photo, { photo, left: 'photo_over_limit' });
         continue;
       }
-      const image = bytes ? await prepareImage(bytes) : null;
+      const image = images[index];
       if (!image) outcomes.set(photo, { photo, left: 'photo_unsupported' });
       else if (totals.bytes + image.full.length > PHOTOS_PER_ENTRY_MAX_BYTES) outcomes.set(photo, { photo, left: 'photo_over_limit' });
       else {
