@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   logoutSchema,
   recoverSchema,
@@ -10,7 +11,6 @@ import {
   type SignUpResult,
 } from '../../shared/auth-schemas';
 import { signInLinkRequestSchema, type SignInLinkResult } from '../../shared/sign-in-by-text';
-import { parseInput } from '../http/validate';
 import { changePassword, getAccount, signOut } from './account';
 import { currentUser, requireUser } from './authenticate';
 import type { Client } from './limits';
@@ -26,24 +26,23 @@ import { verificationEventRoutes } from './verification-events';
 const clientOf = (request: FastifyRequest): Client => ({ ip: request.ip });
 
 /** /api/auth: sign-up, phone verification, sessions, recovery, the signed-in user. */
-export async function authRoutes(app: FastifyInstance): Promise<void> {
+export async function authRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
-  app.post('/signup', async (request): Promise<SignUpResult> => {
-    const input = parseInput(signUpRequestSchema, request.body);
-    const { verificationToken } = await signUp(ctx, input, clientOf(request));
+  app.post('/signup', { schema: { body: signUpRequestSchema } }, async (request): Promise<SignUpResult> => {
+    const { verificationToken } = await signUp(ctx, request.body, clientOf(request));
     return { verification_token: verificationToken, redirect_to: '/journal' };
   });
 
-  app.post('/verify-phone', async (request) => {
-    const { verification_token } = parseInput(verificationTokenSchema, request.body);
-    return checkPhoneVerification(ctx, verification_token);
+  app.post('/verify-phone', { schema: { body: verificationTokenSchema } }, async (request) => {
+    return checkPhoneVerification(ctx, request.body.verification_token);
   });
 
   await app.register(verificationEventRoutes);
 
-  app.post('/token', async (request) => {
-    const grant = parseInput(tokenRequestSchema, request.body);
+  app.post('/token', { schema: { body: tokenRequestSchema } }, async (request) => {
+    const grant = request.body;
     switch (grant.grant_type) {
       case 'password':
         return presentSession(await signInWithPassword(ctx, grant, clientOf(request)));
@@ -54,32 +53,33 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.post('/link', async (request): Promise<SignInLinkResult> => {
-    await textSignInLink(ctx, parseInput(signInLinkRequestSchema, request.body), clientOf(request));
+  app.post('/link', { schema: { body: signInLinkRequestSchema } }, async (request): Promise<SignInLinkResult> => {
+    await textSignInLink(ctx, request.body, clientOf(request));
     return {};
   });
 
-  app.post('/recover', async (request) => {
-    await requestRecovery(ctx, parseInput(recoverSchema, request.body), clientOf(request));
+  app.post('/recover', { schema: { body: recoverSchema } }, async (request) => {
+    await requestRecovery(ctx, request.body, clientOf(request));
     return {};
   });
 
-  app.post('/verify', async (request) => {
-    return presentSession(await verifyRecovery(ctx, parseInput(verifyRecoverySchema, request.body)));
+  app.post('/verify', { schema: { body: verifyRecoverySchema } }, async (request) => {
+    return presentSession(await verifyRecovery(ctx, request.body));
   });
 
-  await app.register(async (signedIn) => {
-    signedIn.addHook('preHandler', requireUser);
+  await app.register(async (plainSignedIn) => {
+    const signedIn = plainSignedIn.withTypeProvider<ZodTypeProvider>();
+    // Before the body is checked: no session, 401 whatever was sent.
+    signedIn.addHook('onRequest', requireUser);
 
     signedIn.get('/user', async (request) => presentUser(await getAccount(ctx, currentUser(request).id)));
 
-    signedIn.put('/user', async (request) => {
-      const input = parseInput(updateUserSchema, request.body);
-      return presentUser(await changePassword(ctx, currentUser(request), input));
+    signedIn.put('/user', { schema: { body: updateUserSchema } }, async (request) => {
+      return presentUser(await changePassword(ctx, currentUser(request), request.body));
     });
 
-    signedIn.post('/logout', async (request, reply) => {
-      await signOut(ctx, currentUser(request), parseInput(logoutSchema, request.body));
+    signedIn.post('/logout', { schema: { body: logoutSchema } }, async (request, reply) => {
+      await signOut(ctx, currentUser(request), request.body);
       return reply.status(204).send();
     });
   });

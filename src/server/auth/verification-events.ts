@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { USER_VERIFIED_EVENT, verificationTokenSchema } from '../../shared/auth-schemas';
 import { messages, titled } from '../../shared/messages';
 import { hashToken } from '../crypto/tokens';
 import { rateLimited } from '../errors';
-import { parseInput } from '../http/validate';
 import { watchPhoneVerification } from './phone-verification';
 
 // Proxies drop connections that stay silent; a comment line every 25 s keeps this one open.
@@ -36,7 +36,8 @@ class OpenCounts {
  * GET /verification-events?verification_token=…: server-sent events for the (signed-out)
  * verification page. Sends USER_VERIFIED once the phone is verified, then ends the stream.
  */
-export async function verificationEventRoutes(app: FastifyInstance): Promise<void> {
+export async function verificationEventRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const open = new Set<PassThrough>();
   const perToken = new OpenCounts();
   const perAddress = new OpenCounts();
@@ -44,8 +45,8 @@ export async function verificationEventRoutes(app: FastifyInstance): Promise<voi
     for (const stream of open) stream.end();
   });
 
-  app.get('/verification-events', async (request, reply) => {
-    const { verification_token } = parseInput(verificationTokenSchema, request.query);
+  app.get('/verification-events', { schema: { querystring: verificationTokenSchema } }, async (request, reply) => {
+    const { verification_token } = request.query;
     const tokenKey = hashToken(verification_token);
     const tooMany = () => rateLimited(titled(messages.signUp.tooManyAttemptsTitle, messages.signUp.tooManyAttempts));
     if (!perToken.take(tokenKey, VERIFICATION_STREAM_LIMITS.perToken)) throw tooMany();
