@@ -1,6 +1,7 @@
 import { Globe, MessageSquareText, Pencil, Trash2 } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { memo, useId, useRef, useState } from 'react';
 import type { EntrySource, JournalEntry } from '../../../shared/journal';
+import { messages } from '../../../shared/messages';
 import { cn } from '../../components/ui/cn';
 import { collapseText } from './collapse';
 import { journalCopy } from './copy';
@@ -9,20 +10,24 @@ import { formatEntryDay, formatShortDay, localMoment } from './dates';
 import { DeleteEntryDialog, PhotoLightbox } from './dialogs';
 import { EntryEditor } from './EntryEditor';
 import { photoAlt } from './photo-rules';
-import { useLoadedProfile } from './queries';
 
 const iconButton =
   'flex size-9 items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-ink';
 
-/** One journal entry: read it, expand it, look at its photos, edit or delete it. */
-export function EntryCard({ entry }: { entry: JournalEntry }) {
+/**
+ * One journal entry: read it, expand it, look at its photos, edit or delete it. `timeZone`: the
+ * profile's, for its times. Memoised: the list re-renders as its queries refetch, with the same entries.
+ */
+export const EntryCard = memo(function EntryCard({ entry, timeZone }: { entry: JournalEntry; timeZone?: string }) {
   const headingId = useId();
   const [editing, setEditing] = useState(false);
   const [lightbox, setLightbox] = useState<number | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const day = formatEntryDay(entry.entry_date);
-  const added = localMoment(new Date(entry.created_at), useLoadedProfile()?.timezone);
+  // An entry kept in its own zone (an imported trip) shows its time there, and names the zone.
+  const added = localMoment(new Date(entry.created_at), entry.time_zone ?? timeZone);
+  const otherZone = entry.time_zone && entry.time_zone !== timeZone ? entry.time_zone : null;
   // Written on a later day (a YESTERDAY: text, an entry for a past day): say when, not just a time.
   const addedLater = added !== null && added.date > entry.entry_date;
 
@@ -52,6 +57,7 @@ export function EntryCard({ entry }: { entry: JournalEntry }) {
               ) : (
                 <time dateTime={entry.created_at}>{added.time}</time>
               ))}
+            {added && otherZone && <span title={otherZone}>{messages.entryZone(otherZone)}</span>}
             <SourceBadge source={entry.source} />
           </p>
         </div>
@@ -117,7 +123,7 @@ export function EntryCard({ entry }: { entry: JournalEntry }) {
       <DeleteEntryDialog entryId={entry.id} open={confirmDelete} onOpenChange={setConfirmDelete} />
     </article>
   );
-}
+});
 
 function SourceBadge({ source }: { source: EntrySource }) {
   const sms = source === 'sms';

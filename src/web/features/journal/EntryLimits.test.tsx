@@ -1,11 +1,11 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ENTRY_CONTENT_MAX } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
 import { EntryCard } from './EntryCard';
-import { journalKeys } from './queries';
-import { buildEntry, installJournalApi, json, renderJournal, type JournalApi } from './test-support';
+import { JournalWorkspace } from './JournalWorkspace';
+import { buildEntry, installJournalApi, json, page, renderJournal, type JournalApi } from './test-support';
 
 let api: JournalApi;
 beforeEach(() => {
@@ -68,9 +68,9 @@ describe('editing an entry that texts made longer than the limit', () => {
 describe('entry times', () => {
   it('shows the time in the profile’s timezone, not the browser’s', async () => {
     // 20:05 UTC is 10:05 AM the next morning on Kiritimati (UTC+14), whatever zone the browser is in.
-    const view = renderJournal(<EntryCard entry={buildEntry({ entry_date: '2026-03-04', created_at: '2026-03-03T20:05:00.000Z' })} />);
-    // The journal page loads the profile; the card reads it.
-    act(() => view.queryClient.setQueryData(journalKeys.profile, { timezone: 'Pacific/Kiritimati', is_opted_out: false, phone_number: '+12025550123' }));
+    api.on('GET /api/profile', json(200, { timezone: 'Pacific/Kiritimati', is_opted_out: false, phone_number: '+12025550123' }));
+    api.on('GET /api/entries', json(200, page([buildEntry({ entry_date: '2026-03-04', created_at: '2026-03-03T20:05:00.000Z' })])));
+    renderJournal(<JournalWorkspace />);
     expect(await screen.findByText('10:05 AM')).toBeInTheDocument();
   });
 });

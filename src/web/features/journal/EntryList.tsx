@@ -1,5 +1,5 @@
 import { BookOpen, CircleAlert, PenLine, SearchX } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { messages } from '../../../shared/messages';
 import { formatUsPhone } from '../../../shared/site';
 import { ApiError } from '../../api/errors';
@@ -11,15 +11,25 @@ import { JournalNumberLinks } from '../journal-number';
 import { journalCopy } from './copy';
 import { EntryCard } from './EntryCard';
 import { isFilterActive, type SearchFilter } from './filters';
-import { useEntries } from './queries';
+import { useEntries, useProfile } from './queries';
 
 /** The entries matching the filter, newest first, with loading, error and empty states and paging. */
 export function EntryList({ filter, onCreate, onClearFilters }: { filter: SearchFilter; onCreate: () => void; onClearFilters: () => void }) {
   const entries = useEntries(filter);
+  // Times are told in the profile's zone: the cards wait for it (asked for beside the entries), so
+  // they are built once, not again with every time changed as it lands.
+  const profile = useProfile();
+  const timeZone = profile.data?.timezone;
+  // Not through retries, though: a profile that failed once leaves the times in the browser's zone.
+  const awaitingZone = profile.isPending && profile.failureCount === 0;
+  // The cards are built in the background, between frames, not in one long task as the answer lands
+  // (on a phone that task held the first screen's input for a fifth of a second and more). Null, not
+  // undefined, as the first value: React defers a component's first render only when it is given one.
+  const pages = useDeferredValue((!awaitingZone && entries.data?.pages) || null, null);
   // Keyed by id: an entry seen on two pages (the list changed between them) is shown once.
-  const list = [...new Map((entries.data?.pages ?? []).flatMap((page) => page.entries).map((e) => [e.id, e])).values()];
+  const list = [...new Map((pages ?? []).flatMap((page) => page.entries).map((e) => [e.id, e])).values()];
 
-  if (entries.isPending) {
+  if (entries.isPending || (entries.data && !pages)) {
     return (
       <div className="flex flex-col items-center gap-3 py-16 text-brand-700">
         <Spinner className="size-7" label={journalCopy.loading} />
@@ -51,8 +61,9 @@ export function EntryList({ filter, onCreate, onClearFilters }: { filter: Search
     <section aria-label="Journal entries" aria-busy={entries.isFetching || undefined}>
       <ol className="space-y-5">
         {list.map((entry) => (
-          <li key={entry.id}>
-            <EntryCard entry={entry} />
+          // Cards below the screen are laid out and painted when scrolled near, not on the first screen.
+          <li key={entry.id} className="[content-visibility:auto] [contain-intrinsic-size:auto_320px]">
+            <EntryCard entry={entry} timeZone={timeZone} />
           </li>
         ))}
       </ol>

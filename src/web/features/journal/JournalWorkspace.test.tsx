@@ -287,4 +287,15 @@ describe('live updates', () => {
     act(() => FakeEventSource.instances[0]!.emit('profile.updated'));
     expect(await screen.findByRole('region', { name: 'Text messages' })).toHaveTextContent(journalCopy.optedOutTitle);
   });
+
+  it('shows it too while entries are listed (the cards read the profile’s zone without breaking its refetch)', async () => {
+    api.on('GET /api/entries', json(200, page([buildEntry({ content: 'A day' })])));
+    api.on('GET /api/profile', json(200, { is_opted_out: false, timezone: 'America/Chicago' }), json(200, { is_opted_out: true, timezone: 'America/Chicago' }));
+    api.on('POST /api/events/ticket', json(200, { ticket: 'ticket-1' }));
+    renderJournal(<JournalWorkspace />);
+    await screen.findByRole('article');
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    act(() => FakeEventSource.instances[0]!.emit('profile.updated'));
+    expect(await screen.findByRole('region', { name: 'Text messages' })).toHaveTextContent(journalCopy.optedOutTitle);
+  });
 });

@@ -41,7 +41,8 @@ export function OnThisDay() {
   if (!entries || entries.length === 0) return null;
   // The current year where the journal's days are counted (the profile's time zone). Read, not
   // watched: an observer here would change how the profile query refetches.
-  const year = yearIn(queryClient.getQueryData<ProfileSummary | null>(journalKeys.profile)?.timezone);
+  const timeZone = queryClient.getQueryData<ProfileSummary | null>(journalKeys.profile)?.timezone;
+  const year = yearIn(timeZone);
   const agoLabel = (entry: JournalEntry) => copy.yearsAgo(Math.max(1, year - Number(entry.entry_date.slice(0, 4))));
   // Edited or deleted in the dialog: it shows the entry as it is now, and closes once it is gone.
   const open = entries.find((e) => e.id === openId) ?? null;
@@ -80,7 +81,7 @@ export function OnThisDay() {
       <Modal open={open !== null} onOpenChange={(isOpen) => !isOpen && close()} title={open ? `${copy.title}, ${agoLabel(open)}` : copy.title} className="max-w-2xl">
         {open && (
           <div className="mt-4">
-            <EntryCard entry={open} />
+            <EntryCard entry={open} timeZone={timeZone} />
           </div>
         )}
       </Modal>

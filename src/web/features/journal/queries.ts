@@ -1,4 +1,15 @@
-import { skipToken, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  usePrefetchInfiniteQuery,
+  usePrefetchQuery,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type { EntriesPage, JournalEntry } from '../../../shared/journal';
 import { ApiError } from '../../api/errors';
 import type { SearchFilter } from './filters';
@@ -21,19 +32,49 @@ function retryEntryRead(failureCount: number, error: unknown): boolean {
   return !permanent && failureCount < 2;
 }
 
-/** The filtered entries, newest first, a page at a time (nextCursor). */
-export function useEntries(filter: SearchFilter) {
-  return useInfiniteQuery({
+/**
+ * The journal's reads count as fresh this long: the list mounting just after the page asked for
+ * them does not ask again. Changes still show at once: the live stream and every edit invalidate.
+ */
+const FRESH_MS = 30_000;
+
+const entriesQuery = (filter: SearchFilter) =>
+  infiniteQueryOptions({
     queryKey: journalKeys.entryList(filter),
     queryFn: ({ pageParam, signal }) => api.fetchEntries(filter, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last: EntriesPage) => last.nextCursor ?? undefined,
     retry: retryEntryRead,
+    staleTime: FRESH_MS,
   });
+
+const statsQuery = queryOptions({ queryKey: journalKeys.stats, queryFn: ({ signal }) => api.fetchStats(signal), retry: retryEntryRead, staleTime: FRESH_MS });
+
+const profileQuery = queryOptions({
+  queryKey: journalKeys.profile,
+  queryFn: ({ signal }) => api.fetchProfile(signal),
+  retry: retryEntryRead,
+  staleTime: FRESH_MS,
+});
+
+/** The filtered entries, newest first, a page at a time (nextCursor). */
+export function useEntries(filter: SearchFilter) {
+  return useInfiniteQuery(entriesQuery(filter));
 }
 
 export function useStats() {
-  return useQuery({ queryKey: journalKeys.stats, queryFn: ({ signal }) => api.fetchStats(signal), retry: retryEntryRead });
+  return useQuery(statsQuery);
+}
+
+/**
+ * Asks for the first screen's entries, statistics and profile at once, beside the subscription
+ * status: waiting for that answer first cost the list a round trip on every load. A lapsed account's
+ * entries are refused (402) by the server, and the page shows the upgrade offer instead.
+ */
+export function usePrefetchJournal(filter: SearchFilter): void {
+  usePrefetchInfiniteQuery(entriesQuery(filter));
+  usePrefetchQuery(statsQuery);
+  usePrefetchQuery(profileQuery);
 }
 
 /** Spec 9: subscription status is cached 5 minutes and not refetched on focus. Null: no endpoint yet. */
@@ -49,7 +90,7 @@ export function useSubscription() {
 
 /** Null: no endpoint yet. */
 export function useProfile() {
-  return useQuery({ queryKey: journalKeys.profile, queryFn: ({ signal }) => api.fetchProfile(signal), retry: retryEntryRead });
+  return useQuery(profileQuery);
 }
 
 /**
@@ -57,7 +98,9 @@ export function useProfile() {
  * of its own: for details such as the timezone or the journal number that many components show.
  */
 export function useLoadedProfile() {
-  return useQuery<api.ProfileSummary | null>({ queryKey: journalKeys.profile, queryFn: skipToken }).data ?? undefined;
+  // Disabled rather than skipToken: a query runs with its last observer's queryFn, and a skipToken one
+  // made the profile's refetch after \`profile.updated\` fail once the list had mounted.
+  return useQuery({ ...profileQuery, enabled: false }).data ?? undefined;
 }
 
 /** After any change to entries: the lists and the statistics are refetched. */

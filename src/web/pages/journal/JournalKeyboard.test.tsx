@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
 import { markerRoute, renderApp } from '../../features/auth/render-app';
@@ -77,12 +77,27 @@ describe('the journal by keyboard', () => {
 });
 
 describe('a journal whose trial has ended', () => {
-  it('offers the plans and never asks for the entries or statistics', async () => {
+  it('offers the plans and shows nothing of the journal the server refused', async () => {
     api.on('GET /api/subscription', reply(200, { ...trial, trial_end: '2026-01-01T00:00:00.000Z' }));
+    api.on('GET /api/entries', apiError(402, 'PAYMENT_REQUIRED', messages.entries.accessRequired));
     renderApp(routes, ['/journal']);
     expect(await screen.findByRole('heading', { level: 1, name: messages.billing.trialExpiredTitle })).toBeInTheDocument();
-    await waitFor(() => expect(api.requestsTo('GET /api/subscription')).toHaveLength(1));
-    expect(api.requestsTo('GET /api/entries')).toHaveLength(0);
-    expect(api.requestsTo('GET /api/stats')).toHaveLength(0);
+    await waitFor(() => expect(api.requestsTo('GET /api/entries')).toHaveLength(1));
+    expect(screen.queryByRole('region', { name: 'Journal entries' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New entry' })).not.toBeInTheDocument();
+  });
+});
+
+describe('opening the journal', () => {
+  it('asks for the entries beside the subscription status, not after it', async () => {
+    let answerSubscription!: () => void;
+    api.on('GET /api/subscription', () => new Promise((resolve) => (answerSubscription = () => resolve(reply(200, trial)))));
+    api.on('GET /api/entries', reply(200, { entries: [], nextCursor: null }));
+    renderApp(routes, ['/journal']);
+    // Still waiting for the subscription: the entries are already on their way.
+    await waitFor(() => expect(api.requestsTo('GET /api/entries')).toHaveLength(1));
+    answerSubscription();
+    expect(await screen.findByRole('button', { name: 'Create Your First Entry' })).toBeInTheDocument();
+    expect(api.requestsTo('GET /api/entries')).toHaveLength(1);
   });
 });

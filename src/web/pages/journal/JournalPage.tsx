@@ -4,7 +4,8 @@ import { Spinner } from '../../components/ui/Spinner';
 import { TrialExpiredPanel } from '../../features/billing';
 import { JournalWorkspace } from '../../features/journal';
 import { journalCopy } from '../../features/journal/copy';
-import { useSubscription } from '../../features/journal/queries';
+import { usePrefetchJournal, useSubscription } from '../../features/journal/queries';
+import { useSearchFilter } from '../../features/journal/useSearchFilter';
 import { subscriptionBanner } from '../../features/journal/subscription-banner';
 import { PageHead } from '../../seo/PageHead';
 import { JournalHeader } from './JournalHeader';
@@ -12,9 +13,10 @@ import { JournalHeader } from './JournalHeader';
 export function JournalPage() {
   const [exportOpen, setExportOpen] = useState(false);
   const subscription = useSubscription();
+  usePrefetchJournal(useSearchFilter()[0]);
   // Spec 4: without a running trial or subscription the journal gives way to the upgrade offer
-  // (the export stays open to everyone). The journal waits for the answer, so a lapsed account never
-  // asks for entries it may not read.
+  // (the export stays open to everyone). The journal shows once the answer is in, so a lapsed account
+  // never sees it appear and vanish.
   const lapsed = !!subscription.data && subscriptionBanner(subscription.data).kind === 'expired';
   return (
     <div className="min-h-dvh bg-paper">
