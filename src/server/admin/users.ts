@@ -16,7 +16,8 @@ export async function findUserId(ctx: AppContext, q: string): Promise<string | u
   if (byEmail) return byEmail.id;
   const phone = normalizeUsPhone(q);
   if (!phone) return undefined;
-  return (await ctx.db.selectFrom('profiles').select('id').where('phone_number', '=', phone).executeTakeFirst())?.id;
+  // Pending sign-ups may claim a number too: the account that verified it comes first.
+  return (await ctx.db.selectFrom('profiles').select('id').where('phone_number', '=', phone).orderBy('phone_verified', 'desc').executeTakeFirst())?.id;
 }
 
 /** What the user management page shows: no entry text, the phone as its last four digits. */

@@ -73,17 +73,6 @@ export async function setOptedOut(db: Db, userId: string, optedOut: boolean, now
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Marks the phone verified (YES is also consent, so it opts in); true when it was unverified. */
-export async function markPhoneVerified(db: Db, userId: string, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable('profiles')
-    .set({ phone_verified: 1, is_opted_out: 0, updated_at: now })
-    .where('id', '=', userId)
-    .where('phone_verified', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 /** The last keyword outcome (opt_out or opt_in) a number without an account texted. */
 export async function lastOptChoiceOf(ctx: Pick<AppContext, 'db' | 'dbKind'>, phone: string): Promise<string | undefined> {
   // Through the index of keyword texts (migration 2026-11-24-0020): the planner takes a partial
