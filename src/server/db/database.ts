@@ -73,8 +73,9 @@ export function sqliteFileOf(url: string): string | null {
 export function openDatabase(url: string): DatabaseHandle {
   const sqliteFile = sqliteFileOf(url);
   if (sqliteFile === null) {
-    // A request waits at most 3 s for a connection, so one finds PostgreSQL away in time to answer 503.
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 3_000 });
+    // A request waits at most 4 s for a connection (busy or being opened), so it finds PostgreSQL away in
+    // time to answer 503 within 5 s, and a burst queued behind busy connections is not refused early.
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 4_000 });
     // A connection PostgreSQL drops (a restart, pg_terminate_backend) emits 'error', which would end the
     // process unheard, on the pool when idle and on the connection itself when checked out. The query
     // that was running fails on its own; the pool discards the connection and opens a new one.
