@@ -103,3 +103,51 @@ test('write with a photo, edit, search, filter, view the photo, export and delet
   await expect(cards.first()).toContainText('Texted from the bus: the lake is frozen.');
   await expect(cards.first()).toContainText('SMS');
 });
+
+/** A day as the journal's headings spell it, `daysAgo` days before today in the browser's zone (the account's, from sign-up). */
+const dayHeading = (page: Page, daysAgo: number) =>
+  page.evaluate((n) => {
+    const day = new Date();
+    day.setDate(day.getDate() - n);
+    return day.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+  }, daysAgo);
+
+test('a text for yesterday sits on yesterday, under today, marked added later; long links and words wrap on a phone', async ({ page, request }) => {
+  const account = await signUpVerified(page, request);
+  const link = `https://docs.google.com/document/d/${'1AbC_dEf-GhI'.repeat(8)}/edit?usp=sharing`;
+  const text = async (body: string) => expect((await request.post('/api/dev/phone/send', { data: { from: account.phone, body } })).ok()).toBeTruthy();
+  await text(`Meeting notes are at ${link}.`);
+  await text('YESTERDAY: Long walk by the river.');
+
+  const cards = page.locator('article');
+  await expect(cards).toHaveCount(2);
+  const headings = cards.getByRole('heading', { level: 2 });
+  await expect(headings).toHaveText([await dayHeading(page, 0), await dayHeading(page, 1)]);
+  await expect(cards.nth(1)).toContainText('Long walk by the river.');
+  await expect(cards.nth(1)).toContainText('Added later ·');
+  await expect(cards.first()).not.toContainText('Added later');
+
+  const anchor = cards.first().getByRole('link', { name: link });
+  await expect(anchor).toHaveAttribute('href', link);
+  await expect(anchor).toHaveAttribute('target', '_blank');
+  await expect(anchor).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+
+  // A 5,000-character word, written on the web.
+  await newEntry(page, { text: `Keys: ${'x'.repeat(5000)}` });
+  await expect(cards).toHaveCount(3);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Show more' }).first().click();
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // The dialogs stay on screen, and a toast never lies over the next one.
+  await newEntry(page, { text: 'From the phone.' });
+  await page.getByRole('button', { name: 'New entry' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New entry' });
+  const box = (await dialog.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
