@@ -1,7 +1,10 @@
 import type { AppContext } from '../context';
 
-/** Budget left unused while the queue was empty carries over for at most this long. */
-const CARRY_US = 1_000_000;
+/**
+ * Budget left unused carries over for at most this long: enough for a quiet sender's first texts to
+ * go at once, little enough that a sender catching up after a stall cannot burst far past the rate.
+ */
+const CARRY_US = 250_000;
 /** A sender takes slots at least this many at a time (a tenth of a second's worth), not one by one. */
 const MIN_TAKE_US = 100_000;
 const BUDGET = 'sms';
