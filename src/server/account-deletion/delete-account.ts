@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import type { Database } from '../db/tables';
+import { removeImportUpload } from '../import/service';
 import { removePhotoFiles } from '../photos/service';
 import { recordSecurityEvent } from '../security/events';
 import { cancelBillingFirst } from './cancel-billing';
@@ -61,6 +62,7 @@ export async function deleteAccount(ctx: AppContext, userId: string, audit: Dele
     for (const p of fresh) filesDeleted.push(p.file_path, p.thumb_path);
   };
   await removeFiles(ctx.db);
+  await removeImportUpload(ctx, userId);
 
   const deletedRecords = await ctx.db.transaction().execute(async (trx) => {
     // A photo added meanwhile goes too.

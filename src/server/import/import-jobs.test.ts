@@ -11,6 +11,7 @@ import { buildSmsTestApp, type SmsTestApp } from '../sms/test-support';
 import { buildTestApp, type TestApp } from '../test/app';
 import { claimNextJob, insertJob, saveProgress } from './jobs-repo';
 import { importsSettled, IMPORTS_PER_INSTANCE, runImports, STALE_CLAIM_MS } from './runner';
+import { storePart } from './stored-upload';
 import { brisbaneTrip, importFile, importStatus, postImport } from './test-support';
 
 /** A jrnl journal of `days` entries, one a day from 2010. */
@@ -140,6 +141,20 @@ describe('imports as jobs', () => {
     await runImports(t.app.ctx);
     await importsSettled(t.app.ctx);
     expect(await importStatus(t, user.headers, id)).toMatchObject({ status: 'failed', error: messages.importer.stalled });
+  });
+
+  it('takes an import’s upload out of the photo store with the account it belongs to', async () => {
+    const user = await journalUser(t);
+    const now = t.clock.now().toISOString();
+    const id = newId();
+    const salt = (await t.app.ctx.db.selectFrom('profiles').select('key_salt').where('id', '=', user.id).executeTakeFirstOrThrow()).key_salt;
+    await storePart(t.app.ctx, { userId: user.id, importId: id, salt }, 0, Buffer.from('[2024-03-01 09:00] Called mom.'));
+    await insertJob(t.app.ctx.db, { id, user_id: user.id, status: 'running', file_bytes: 30, file_parts: 1, claimed_at: now, created_at: now, updated_at: now });
+    expect(readdirSync(join(t.dataDir, 'photos', user.id, 'imports', id))).toEqual(['00000.part']);
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/auth/user', headers: user.headers, payload: { confirmationText: 'DELETE' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(readdirSync(join(t.dataDir, 'photos', user.id, 'imports', id))).toEqual([]);
+    expect(await t.app.ctx.db.selectFrom('import_jobs').select('id').where('id', '=', id).execute()).toEqual([]);
   });
 
   it('lets only the claim that holds a job write its progress', async () => {

@@ -27,7 +27,12 @@ export interface RunControl {
  * claim is stale (the same as after a crash), from its position.
  */
 export async function runImport(ctx: AppContext, job: ImportJob, control: RunControl): Promise<void> {
-  const owner = await loadOwner(ctx, job.user_id);
+  const owner = await loadOwner(ctx, job.user_id).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  });
+  // The account was deleted meanwhile (its job row with it): only the upload is left to remove.
+  if (!owner) return deleteParts(ctx, { userId: job.user_id, importId: job.id }, job.file_parts);
   const ref: UploadRef = { userId: job.user_id, importId: job.id, salt: owner.salt };
   const reader = startReader(ctx, ref, { size: job.file_bytes, skip: job.position, timeZone: owner.timezone });
   const now = () => ctx.clock.now().toISOString();
@@ -84,9 +89,8 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
 
 /** Fails a job that kept stopping (a file that crashes its reader, say) rather than trying forever. */
 export async function giveUp(ctx: AppContext, job: ImportJob): Promise<void> {
-  const owner = await loadOwner(ctx, job.user_id);
   if (await endJob(ctx.db, job, { status: 'failed', error: messages.importer.stalled }, ctx.clock.now().toISOString())) {
     publishProgress(ctx, job.user_id, { ...job, status: 'failed' });
-    await deleteParts(ctx, { userId: job.user_id, importId: job.id, salt: owner.salt }, job.file_parts);
+    await deleteParts(ctx, { userId: job.user_id, importId: job.id }, job.file_parts);
   }
 }

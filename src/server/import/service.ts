@@ -46,3 +46,9 @@ export async function importStatus(ctx: AppContext, userId: string, importId: st
   if (!job) throw notFound(messages.importer.notFound);
   return presentImport(ctx, job, await ownerSalt(ctx, userId));
 }
+
+/** An account being deleted: the upload its import keeps in the photo store goes with it. */
+export async function removeImportUpload(ctx: AppContext, userId: string): Promise<void> {
+  const job = await activeJobOf(ctx.db, userId);
+  if (job) await deleteParts(ctx, { userId, importId: job.id }, job.file_parts);
+}

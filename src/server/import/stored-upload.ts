@@ -16,7 +16,7 @@ export interface UploadRef {
   salt: string;
 }
 
-const partKey = (ref: UploadRef, index: number) => `${ref.userId}/imports/${ref.importId}/${String(index).padStart(5, '0')}.part`;
+const partKey = (ref: Omit<UploadRef, 'salt'>, index: number) => `${ref.userId}/imports/${ref.importId}/${String(index).padStart(5, '0')}.part`;
 
 export async function storePart(ctx: AppContext, ref: UploadRef, index: number, bytes: Buffer): Promise<void> {
   await ctx.storage.put(partKey(ref, index), sealPhotoBytes(ctx, ref.userId, ref.salt, bytes), SEALED_CONTENT_TYPE);
@@ -29,7 +29,7 @@ export async function readPart(ctx: AppContext, ref: UploadRef, index: number): 
 }
 
 /** Removes the upload's parts (once its import is over, or when it is refused). */
-export async function deleteParts(ctx: AppContext, ref: UploadRef, count: number): Promise<void> {
+export async function deleteParts(ctx: AppContext, ref: Omit<UploadRef, 'salt'>, count: number): Promise<void> {
   const storage = ctx.storage;
   await Promise.all(Array.from({ length: count }, (_, i) => storage.delete(partKey(ref, i)).catch(() => undefined)));
 }

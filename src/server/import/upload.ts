@@ -9,7 +9,6 @@ import { deleteParts, PART_BYTES, storePart, type UploadRef } from './stored-upl
 export interface StoredUpload {
   bytes: number;
   parts: number;
-  kind: UploadKind;
 }
 
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', messages.importer.tooLarge);
@@ -56,9 +55,10 @@ export async function receiveUpload(ctx: AppContext, request: FastifyRequest, re
       }
     }
     if (!found) throw invalidInput(messages.importer.noFile);
-    kind ??= sniffUpload(Buffer.concat(pending, pendingBytes), true);
+    // A file shorter than the sniff: judged whole.
+    if (!kind) sniffUpload(Buffer.concat(pending, pendingBytes), true);
     await take(true);
-    return { bytes, parts, kind };
+    return { bytes, parts };
   } catch (error) {
     await deleteParts(ctx, ref, parts + 1);
     if (error instanceof AppError) throw error;
