@@ -7,7 +7,8 @@ export const SECURITY_HEADER_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      // libsodium's WebAssembly (the Vault) compiles only with this; it allows WebAssembly, not eval.
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
       // sonner and Radix set inline styles at run time.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
