@@ -4,7 +4,7 @@
 // was under and every figure. A benchmark that fails is recorded as failed; the others still run.
 // BENCH_ONLY=webhook,run runs some of them and replaces only their sections. Sections of RESULTS.md
 // no benchmark here writes (written by hand, or by a script run on its own) are kept as they are.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
@@ -75,8 +75,11 @@ if (idleBefore > cores.length * 0.5) {
     '> absolute figures are lower and noisier than on an idle machine, the baselines included.',
   );
 }
+// Another checkout measured (BENCH_APP_ROOT, BENCH_BEFORE) is named by its commit, not its path.
+const commitOf = (dir) => spawnSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+const trees = ['BENCH_APP_ROOT', 'BENCH_BEFORE'].filter((name) => process.env[name]).map((name) => `${name}=<checkout-of-${commitOf(process.env[name])}> `).join('');
 const sectionOf = (r) => {
-  const lines = [`## ${r.bench.title}`, '', `\`node ${[...(r.bench.flags ?? []), `bench/${r.bench.file}`].join(' ')}\` — ${r.seconds.toFixed(0)} s, load ${r.loadBefore} before, ${r.loadAfter} after${r.code === 0 ? '' : `, **failed (exit ${r.code})**`}`, '', '```', r.out.trimEnd()];
+  const lines = [`## ${r.bench.title}`, '', `\`${trees}node ${[...(r.bench.flags ?? []), `bench/${r.bench.file}`].join(' ')}\` — ${r.seconds.toFixed(0)} s, load ${r.loadBefore} before, ${r.loadAfter} after${r.code === 0 ? '' : `, **failed (exit ${r.code})**`}`, '', '```', r.out.trimEnd()];
   if (r.code !== 0) lines.push('', r.err.trim().split('\n').slice(-15).join('\n'));
   lines.push('```');
   return lines.join('\n');
@@ -91,7 +94,7 @@ for (const r of results) sections.set(r.bench.title, sectionOf(r));
 // dropped; every other section stays.
 for (const [title, text] of sections) {
   const command = text.split('\n')[2] ?? '';
-  if (!BENCHES.some((b) => b.title === title) && command.startsWith('`node ') && BENCHES.some((b) => command.includes(`bench/${b.file}\``))) sections.delete(title);
+  if (!BENCHES.some((b) => b.title === title) && /^`(BENCH_\w+=\S+ )*node /.test(command) && BENCHES.some((b) => command.includes(`bench/${b.file}\``))) sections.delete(title);
 }
 writeFileSync(file, [header.join('\n'), ...sections.values()].join('\n\n') + '\n');
 console.log('\nWrote bench/RESULTS.md');
