@@ -2,15 +2,11 @@
 // What the in-memory journal costs: heap per cached 3,650-entry journal (measured after a full GC)
 // beside the cache's own estimate, and the budget (SEARCH_CACHE_MB) holding under many journals.
 // Run with `node --expose-gc bench/cache-memory.mjs` (npm run bench runs it).
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { register } from 'tsx/esm/api';
+import { rmSync } from 'node:fs';
+import { appModule, benchEnv, loadApp } from './support.mjs';
 
 const ENTRIES = 3650;
 const JOURNALS = 4;
-register();
 if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc');
 const heap = () => {
   global.gc();
@@ -19,16 +15,13 @@ const heap = () => {
 };
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(2);
 
-const { loadConfig } = await import('../src/server/config.ts');
-const { buildApp } = await import('../src/server/app.ts');
-const { seedJournal } = await import('./seed-journal.ts');
-const { JournalCache } = await import('../src/server/journal/cache.ts');
-const { pageOfEntries } = await import('../src/server/journal/search.ts');
-const { entryFilterSchema } = await import('../src/shared/journal.ts');
+const { seedJournal } = await appModule('bench/seed-journal.ts');
+const { JournalCache } = await appModule('src/server/journal/cache.ts');
+const { pageOfEntries } = await appModule('src/server/journal/search.ts');
+const { entryFilterSchema } = await appModule('src/shared/journal.ts');
 
-const dataDir = mkdtempSync(join(tmpdir(), 'jotline-bench-'));
-const env = { NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`, MASTER_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', JOBS: 'off' };
-const app = await buildApp(loadConfig(env), { serveWeb: false });
+const { dataDir, env } = benchEnv();
+const app = await loadApp(env);
 try {
   const users = [];
   for (let i = 0; i < JOURNALS; i++) users.push((await seedJournal(app, ENTRIES)).userId);
