@@ -18,6 +18,7 @@ const BENCHES = [
   { name: 'reminders', file: 'reminders.mjs', title: 'Reminder pass over 1,000,000 profiles' },
   { name: 'outbound', file: 'outbound.mjs', title: 'Outbound sending to a fake Twilio' },
   { name: 'export-pdf', file: 'export-pdf.mjs', flags: ['--expose-gc'], title: 'Export of a ten-year journal' },
+  { name: 'import', file: 'import.mjs', title: 'Imports while other requests go on' },
 ];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const selected = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
