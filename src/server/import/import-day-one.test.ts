@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
-import { journalUser, listEntries, type JournalTestUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
-import { brisbaneTrip, fixture, importFile } from './test-support';
+import { journalUser, listEntries, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { brisbaneTrip, fixture, importFile, md5 } from './test-support';
 
 describe('importing a Day One export with its photos', () => {
   let t: TestApp;
@@ -87,6 +87,26 @@ describe('importing a Day One export with its photos', () => {
     // And once more: nothing new, no photo twice.
     expect(await importFile(t, user.headers, trip.zip, 'Brisbane.zip')).toMatchObject({ imported: 0, skipped: 5, photos_imported: 0 });
     expect((await allEntries(user)).reduce((n, e) => n + e.photos.length, 0)).toBe(3);
+  });
+
+  it('reads a ZIP that was unpacked and packed again in its folder, and keeps ten photos of an entry, counting the rest', async () => {
+    const user = await journalUser(t);
+    const { zipSync } = await import('fflate');
+    const pictures = await Promise.all(Array.from({ length: 11 }, (_, i) => testImage('png', { width: 20 + i, height: 20 })));
+    const entry = {
+      uuid: 'ELEVEN',
+      creationDate: '2024-05-01T10:00:00Z',
+      timeZone: 'Europe/Paris',
+      text: '# Eleven pictures',
+      photos: pictures.map((p, i) => ({ identifier: `P${i}`, md5: md5(p), type: 'png', orderInEntry: i })),
+    };
+    const files: Record<string, Uint8Array> = { 'Export - Journal/Journal.json': new TextEncoder().encode(JSON.stringify({ metadata: { version: '1.0' }, entries: [entry] })) };
+    for (const p of pictures) files[`Export - Journal/photos/${md5(p)}.png`] = new Uint8Array(p);
+    const result = await importFile(t, user.headers, Buffer.from(zipSync(files)), 'Export - Journal.zip');
+    expect(result).toMatchObject({ status: 'done', imported: 1, photos_imported: 10, photos_skipped: 1 });
+    expect(result.reasons).toEqual([{ reason: 'photo_over_limit', count: 1, examples: [`${md5(pictures[10]!)}.png (2024-05-01)`] }]);
+    const [eleven] = await allEntries(user);
+    expect(eleven!.photos.map((p) => p.file_name)).toEqual(pictures.slice(0, 10).map((p) => `${md5(p)}.png`));
   });
 
   it('brings in every journal of a ZIP that holds several', async () => {
