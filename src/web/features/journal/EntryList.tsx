@@ -1,5 +1,6 @@
 import { BookOpen, CircleAlert, PenLine, SearchX } from 'lucide-react';
 import { useDeferredValue, useEffect, useRef } from 'react';
+import type { JournalEntry } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
 import { formatUsPhone } from '../../../shared/site';
 import { ApiError } from '../../api/errors';
@@ -60,12 +61,7 @@ export function EntryList({ filter, onCreate, onClearFilters }: { filter: Search
   return (
     <section aria-label="Journal entries" aria-busy={entries.isFetching || undefined}>
       <ol className="space-y-5">
-        {list.map((entry) => (
-          // Cards below the screen are laid out and painted when scrolled near, not on the first screen.
-          <li key={entry.id} className="[content-visibility:auto] [contain-intrinsic-size:auto_320px]">
-            <EntryCard entry={entry} timeZone={timeZone} />
-          </li>
-        ))}
+        <Cards entries={list} timeZone={timeZone} />
       </ol>
       {entries.hasNextPage && (
         <LoadMore loading={entries.isFetchingNextPage} onLoad={() => void entries.fetchNextPage()} />
@@ -73,6 +69,21 @@ export function EntryList({ filter, onCreate, onClearFilters }: { filter: Search
       {entries.isFetchNextPageError && <p role="alert" className="mt-3 text-center text-sm text-red-700">{journalCopy.loadErrorTitle}</p>}
     </section>
   );
+}
+
+/** About what a phone's first screen shows: these cards come first, the rest in a commit of their own. */
+const FIRST_CARDS = 3;
+
+function Cards({ entries, timeZone }: { entries: JournalEntry[]; timeZone: string | undefined }) {
+  // Built after the first ones are on screen, so the first paint does not wait for every card (and a
+  // page added by Load more is built in the background too).
+  const count = useDeferredValue(entries.length, Math.min(entries.length, FIRST_CARDS));
+  return entries.slice(0, count).map((entry) => (
+    // Cards below the screen are laid out and painted when scrolled near, not on the first screen.
+    <li key={entry.id} className="[content-visibility:auto] [contain-intrinsic-size:auto_320px]">
+      <EntryCard entry={entry} timeZone={timeZone} />
+    </li>
+  ));
 }
 
 /** 'Load more' for keyboards and clicks; it also loads by itself as it scrolls into view. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { messages } from '../../../shared/messages';
 import { Spinner } from '../../components/ui/Spinner';
 import { TrialExpiredPanel } from '../../features/billing';
@@ -18,6 +18,8 @@ export function JournalPage() {
   // (the export stays open to everyone). The journal shows once the answer is in, so a lapsed account
   // never sees it appear and vanish.
   const lapsed = !!subscription.data && subscriptionBanner(subscription.data).kind === 'expired';
+  // Once it is in, the journal is built in the background, between frames, rather than in one task.
+  const waiting = useDeferredValue(subscription.isPending, true);
   return (
     <div className="min-h-dvh bg-paper">
       <PageHead title="Your journal · Jotline" robots="noindex" />
@@ -36,7 +38,7 @@ export function JournalPage() {
               {messages.journalPage.shortcutAfter}
             </p>
           </div>
-          {subscription.isPending ? (
+          {waiting ? (
             <div className="flex flex-col items-center gap-3 py-16 text-brand-700">
               <Spinner className="size-7" label={journalCopy.loading} />
               <p className="text-sm text-stone-500">{journalCopy.loading}</p>
