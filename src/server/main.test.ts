@@ -62,9 +62,9 @@ describe('jotline serve on SIGTERM', () => {
 
   /** Signs up, verifies by texting YES (the simulator's unsigned webhook), and opens the realtime stream. */
   async function openEventStream() {
-    const signUp = await post('/api/auth/signup', { email: 'drain@example.com', password: 'Journal123', phoneNumber: '5125550188', timezone: 'America/Chicago', smsConsent: true });
+    const signUp = await post('/api/auth/signup', { email: 'drain@example.com', password: 'Journal123', phoneNumber: '5122340188', timezone: 'America/Chicago', smsConsent: true });
     expect(signUp.status, JSON.stringify(signUp.body)).toBe(200);
-    expect((await text('+15125550188', 'YES')).status).toBe(200);
+    expect((await text('+15122340188', 'YES')).status).toBe(200);
     let verified = await post('/api/auth/verify-phone', { verification_token: signUp.body.verification_token });
     for (let i = 0; i < 50 && !verified.body.verified; i++) {
       await sleep(100);
@@ -85,7 +85,7 @@ describe('jotline serve on SIGTERM', () => {
     return { ended: () => ended, done };
   }
 
-  it('stops accepting, ends event streams, finishes the request in flight and its text, then exits 0', async () => {
+  it('stops accepting, ends event streams, finishes the request in flight, records its text for the next instance, then exits 0', async () => {
     const stream = await openEventStream();
     const sid = 'SM' + randomBytes(16).toString('hex');
     const fields = new URLSearchParams({ MessageSid: sid, From: '+15125550123', To: '+15555550100', Body: 'sent just before the restart', NumMedia: '0' }).toString();
@@ -116,11 +116,11 @@ describe('jotline serve on SIGTERM', () => {
     expect(await exited(), output).toBe(0);
     expect(output).toContain('shutting down');
 
-    // Before exiting it also processed the text it had acknowledged.
+    // The text it acknowledged is recorded and left unclaimed: the next instance's inbound job takes it.
     const db = new SQLite(join(dataDir, 'serve.db'), { readonly: true });
     try {
-      const inbound = db.prepare("select processed, kind from sms_messages where provider_message_id = ?").all(sid);
-      expect(inbound).toEqual([{ processed: 1, kind: 'unknown_number' }]);
+      const inbound = db.prepare("select processed, claimed_at from sms_messages where provider_message_id = ?").all(sid);
+      expect(inbound).toEqual([{ processed: 0, claimed_at: null }]);
       const claimed = db.prepare("select count(*) as n from sms_messages where direction = 'outbound' and status = 'sending'").get() as { n: number };
       expect(claimed.n).toBe(0);
     } finally {
