@@ -86,17 +86,30 @@ const sectionOf = (r) => {
   return lines.join('\n');
 };
 
-// The sections already in RESULTS.md, by title, in their order; this run's replace theirs.
+// The sections already in RESULTS.md, by title, in their order; this run's replace theirs, and a
+// new one goes after the section of the benchmark before it (with the sections written by hand there).
 const file = join(here, 'RESULTS.md');
 const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
-const sections = new Map(previous.split(/^(?=## )/m).slice(1).map((text) => [text.split('\n', 1)[0].slice(3).trim(), text.trimEnd()]));
-for (const r of results) sections.set(r.bench.title, sectionOf(r));
+const sections = previous.split(/^(?=## )/m).slice(1).map((text) => ({ title: text.split('\n', 1)[0].slice(3).trim(), text: text.trimEnd() }));
+const isBench = (section) => BENCHES.some((b) => b.title === section.title);
+for (const r of results) {
+  const section = { title: r.bench.title, text: sectionOf(r) };
+  const at = sections.findIndex((s) => s.title === section.title);
+  if (at >= 0) {
+    sections[at] = section;
+    continue;
+  }
+  const earlier = BENCHES.slice(0, BENCHES.indexOf(r.bench)).map((b) => b.title);
+  let after = sections.findLastIndex((s) => earlier.includes(s.title));
+  while (after >= 0 && sections[after + 1] && !isBench(sections[after + 1]) && !/^`(BENCH_\w+=\S+ )*node /.test(sections[after + 1].text.split('\n')[2] ?? '')) after++;
+  sections.splice(after + 1, 0, section);
+}
 // A section a benchmark here wrote under an older title (its command line names the script) is
 // dropped; every other section stays.
-for (const [title, text] of sections) {
+const kept = sections.filter(({ title, text }) => {
   const command = text.split('\n')[2] ?? '';
-  if (!BENCHES.some((b) => b.title === title) && /^`(BENCH_\w+=\S+ )*node /.test(command) && BENCHES.some((b) => command.includes(`bench/${b.file}\``))) sections.delete(title);
-}
-writeFileSync(file, [header.join('\n'), ...sections.values()].join('\n\n') + '\n');
+  return isBench({ title }) || !/^`(BENCH_\w+=\S+ )*node /.test(command) || !BENCHES.some((b) => command.includes(`bench/${b.file}\``));
+});
+writeFileSync(file, [header.join('\n'), ...kept.map((s) => s.text)].join('\n\n') + '\n');
 console.log('\nWrote bench/RESULTS.md');
 process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
