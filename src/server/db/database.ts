@@ -43,9 +43,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /**
- * better-sqlite3 with its prepared statements kept by SQL text (the least recently used go first):
- * preparing was about a sixth of the CPU time of an inbound text. Kysely runs one statement at a
- * time on the connection, so a kept statement is never in use twice at once.
+ * better-sqlite3 with its prepared statements kept by SQL text (the least recently used go first), so
+ * each is parsed once. Kysely runs one statement at a time on the connection, so a kept statement is
+ * never in use twice at once.
  */
 function withStatementCache(sqlite: SQLite.Database, size = 256): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
@@ -97,9 +97,7 @@ export function openDatabase(url: string): DatabaseHandle {
   if (file !== ':memory:') makeOwnerOnly(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // SQLite keeps 2 MB of pages by default. With the journals of thousands of users read by inbound
-  // processing, the pages the webhook's insert needs (the indexes of sms_messages) were read from
-  // the file again and again; it takes what it uses, up to PAGE_CACHE_KIB.
+  // SQLite keeps 2 MB of pages by default, less than the indexes every text touches at our size.
   sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
