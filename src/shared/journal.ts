@@ -5,6 +5,7 @@ import {
   ENTRY_CONTENT_MAX,
   ENTRY_SOURCES,
   type EntrySource,
+  PHOTOS_PER_ENTRY_MAX,
   EXPORT_FORMATS,
   normalizeEntryText,
   normalizeTitle,
@@ -12,6 +13,13 @@ import {
 } from './journal-rules';
 import { messages } from './messages';
 import { isCalendarDay } from './validation';
+import { vaultMessages } from './vault-messages';
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** One sealed segment, as base64: an entry's 10,000 characters at 4 UTF-8 bytes each, its title and tags, and the box. */
+export const SEALED_SEGMENT_MAX_CHARS = 64_000;
+/** Segments one web write sends (the browser writes one; imports may send a few). */
+export const SEALED_SEGMENTS_PER_WRITE = 20;
 
 export * from './journal-rules';
 
@@ -20,6 +28,25 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD')
   .refine(isCalendarDay, { error: (issue) => `There is no day ${String(issue.input)}: dates must be real days, written YYYY-MM-DD` });
 const tagsInput = z.union([z.string(), z.array(z.string())]);
+
+const oneOrMore = z.union([z.string(), z.array(z.string())]).transform((value) => (typeof value === 'string' ? [value] : value));
+
+/** A Vault entry's words (DESIGN 6): base64 sealed boxes made in the browser; a form field may come once or repeated. */
+const sealedSegments = oneOrMore.pipe(z.array(z.string().max(SEALED_SEGMENT_MAX_CHARS, vaultMessages.errors.segmentTooLong).regex(BASE64, vaultMessages.errors.segmentInvalid)).min(1, vaultMessages.errors.segmentInvalid).max(SEALED_SEGMENTS_PER_WRITE));
+/**
+ * A Vault entry's photos, sealed in the browser (multipart): files `photos` (each image) and `thumbs`
+ * (each thumbnail), and these fields, in the same order: each photo's sealed name and its type.
+ */
+export const SEALED_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export const sealedPhotoFields = {
+  photo_names: oneOrMore.pipe(z.array(z.string().min(1).max(1_000).regex(BASE64, vaultMessages.errors.sealedPhotoInvalid)).max(PHOTOS_PER_ENTRY_MAX)).optional(),
+  photo_types: oneOrMore.pipe(z.array(z.enum(SEALED_PHOTO_TYPES, vaultMessages.errors.sealedPhotoInvalid)).max(PHOTOS_PER_ENTRY_MAX)).optional(),
+};
+/** POST /api/entries/:id/photos fields besides the files (a Vault entry's sealed photos). */
+export const addPhotosFieldsSchema = z.object(sealedPhotoFields);
+
+/** Counted in the browser for a Vault entry (the server cannot count sealed words); a form sends it as text. */
+const sealedWordCount = z.coerce.number().int().min(0).max(1_000_000);
 
 /** POST /api/entries (JSON, or multipart fields beside the photos). */
 export const createEntrySchema = z.object({
@@ -31,6 +58,10 @@ export const createEntrySchema = z.object({
   tags: tagsInput.nullish().transform(splitTags),
   /** The local day the entry belongs to; today in the profile's timezone when absent. */
   entry_date: isoDate.optional(),
+  /** A Vault user's entry, sealed in the browser; content, title and tags are then left out. */
+  sealed: sealedSegments.optional(),
+  word_count: sealedWordCount.optional(),
+  ...sealedPhotoFields,
 });
 export type CreateEntryInput = z.infer<typeof createEntrySchema>;
 
@@ -44,6 +75,9 @@ export const updateEntrySchema = z.object({
   // nullable, not nullish: an absent field must stay undefined ("leave as is"), null clears it.
   title: z.string().nullable().transform(normalizeTitle).optional(),
   tags: tagsInput.nullable().transform(splitTags).optional(),
+  /** A Vault entry's new words: its segments replaced by these (one, as the browser writes an edit). */
+  sealed: sealedSegments.optional(),
+  word_count: sealedWordCount.optional(),
 });
 export type UpdateEntryInput = z.infer<typeof updateEntrySchema>;
 
@@ -102,6 +136,26 @@ export interface JournalEntry {
 export interface EntriesPage {
   entries: JournalEntry[];
   nextCursor: string | null;
+}
+
+/**
+ * A Vault entry as the server sends it (DESIGN 6): no words, only sealed segments the browser opens
+ * (docs/vault.md); its photos' `file_name` is sealed too, and their links serve sealed bytes.
+ */
+export interface SealedJournalEntry extends Omit<JournalEntry, 'content' | 'title' | 'tags'> {
+  content: null;
+  title: null;
+  tags: never[];
+  sealed: string[];
+}
+
+export type ServedEntry = JournalEntry | SealedJournalEntry;
+
+/** GET /api/entries and GET /api/on-this-day as sent: `vault` is there (true) when the user has a Vault. */
+export interface ServedEntriesPage {
+  entries: ServedEntry[];
+  nextCursor: string | null;
+  vault?: true;
 }
 
 export interface JournalStats {

@@ -14,6 +14,16 @@ export const vaultMessages = {
     stillSealed: (n: number) => `${plural(n, 'entry is', 'entries are')} still sealed. Open them before turning the vault off.`,
     photosMismatch: 'Send every photo of the entry, opened.',
     photoInvalid: 'An opened photo is not a picture we can keep.',
+    segmentInvalid: 'Sealed entries must be a list of base64 sealed segments.',
+    segmentTooLong: 'A sealed segment is too long.',
+    /** Plain words sent for a journal that is sealed in the browser (an old page, or another app). */
+    sealedOnly: 'Your vault is on: entries are sealed in your browser before they are sent. Reload the page and try again.',
+    sealedAndPlain: 'A sealed entry carries its words only in its sealed segments.',
+    sealedPhotosOnly: 'Photos of a sealed entry must be sealed in your browser before they are sent. Reload the page and try again.',
+    sealedPhotoInvalid: 'A sealed photo must come with its sealed thumbnail, its sealed name and its type.',
+    turningOff: 'Your vault is being turned off. Try again when it is done.',
+    importUnderWay: 'An import into your journal is under way. Turn the vault on once it is done.',
+    browserOnly: 'Your vault is on: your journal can only be exported or imported in your browser, where it is unlocked.',
   },
 
   /** What the server still sees of a vault journal: the card and the privacy page say it plainly. */

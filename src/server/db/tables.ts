@@ -233,6 +233,8 @@ export interface JournalSmsUndoTable {
   undone_at: string | null;
   /** The UNDO text (sms_messages.id) that took it out. */
   undone_by: string | null;
+  /** A Vault entry's word count before the text (its words are sealed: they cannot be counted again); null otherwise. */
+  words_before: number | null;
 }
 
 /** An imported entry and where it came from (a keyed hash), so the same file imports once. */

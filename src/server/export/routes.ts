@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { exportQuerySchema } from '../../shared/journal';
 import { currentUser, requireUser } from '../auth/authenticate';
 import { parseInput } from '../http/validate';
+import { refuseForVault } from '../vault/guards';
 import { exportJournal } from './service';
 
 /** GET /api/export?format=txt|pdf|json|md&from=&to=&photos=: a download. Sign-in only, no access check. */
@@ -10,6 +11,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/', async (request, reply) => {
     const query = parseInput(exportQuerySchema, request.query);
+    await refuseForVault(app.ctx, currentUser(request).id);
     const file = await exportJournal(app.ctx, currentUser(request).id, query);
     return reply
       .type(file.contentType)

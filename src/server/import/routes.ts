@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireUser } from '../auth/authenticate';
+import { refuseForVault } from '../vault/guards';
 import { setImportLog, stopImports } from './runner';
 import { importStatus, prepareImport, queueImport } from './service';
 import { receiveUpload } from './upload';
@@ -14,6 +15,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => stopImports(app.ctx));
 
   app.post('/', async (request, reply) => {
+    await refuseForVault(app.ctx, currentUser(request).id);
     const ref = await prepareImport(app.ctx, currentUser(request).id);
     const upload = await receiveUpload(app.ctx, request, ref);
     return reply.status(202).send(await queueImport(app.ctx, ref, upload));

@@ -4,6 +4,7 @@ import type { JournalPhotoRow } from '../db/tables';
 import { listOrder, type CachedEntry } from './cached-entry';
 import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
+import { findVault } from '../vault/repo';
 import { currentRevision, findEntry, listEntries, listEntryPhotos, listPhotos } from './repo';
 import { searchableText } from './search';
 
@@ -13,9 +14,14 @@ interface CachedJournal {
   revision: number;
   /** In list order (listOrder); replaced, never mutated, so readers hold a snapshot. */
   entries: readonly CachedEntry[];
+  /** Whether the owner has a Vault (any state but off): its sealed entries are opened in the browser. */
+  vault: boolean;
   /** About what the journal takes in memory. */
   bytes: number;
 }
+
+/** A journal as one revision of it reads: its entries, and whether it has a Vault. */
+export type JournalSnapshot = Pick<CachedJournal, 'entries' | 'vault'>;
 
 // What an entry and a photo row take besides their text, measured with bench/cache-memory.mjs.
 const ENTRY_OVERHEAD_BYTES = 330;
@@ -26,8 +32,8 @@ const PHOTO_OVERHEAD_BYTES = 350;
 const charBytes = (text: string) => (/[^\u0000-\u00ff]/.test(text) ? 2 : 1);
 
 function bytesOf(entry: CachedEntry): number {
-  // The text is held twice: as written, and folded for search.
-  const chars = entry.content.length + (entry.title?.length ?? 0) + entry.searchText.length;
+  // The text is held twice: as written, and folded for search. A Vault entry holds its sealed segments.
+  const chars = entry.content.length + (entry.title?.length ?? 0) + entry.searchText.length + (entry.sealed?.reduce((n, s) => n + s.length, 0) ?? 0);
   return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES;
 }
 
@@ -74,17 +80,22 @@ export class JournalCache {
    * caller has just read the journal's revision itself, else as of a revision read now.
    */
   async entries(userId: string, knownRevision?: number): Promise<readonly CachedEntry[]> {
+    return (await this.journal(userId, knownRevision)).entries;
+  }
+
+  /** The same, with whether the journal has a Vault (as of the same revision). */
+  async journal(userId: string, knownRevision?: number): Promise<JournalSnapshot> {
     const revision = knownRevision ?? (await currentRevision(this.ctx.db, userId));
     if (revision === 0) {
       // Every write bumps the revision in its transaction: no revision row, no entries (ever, or
       // any longer: the account was deleted).
       this.forget(userId);
-      return [];
+      return { entries: [], vault: false };
     }
     const cached = this.journals.get(userId);
     if (cached && cached.revision >= revision) {
       this.store(userId, cached); // most recently used
-      return cached.entries;
+      return cached;
     }
     const key = `${userId}:${revision}`;
     let pending = this.loading.get(key);
@@ -92,13 +103,14 @@ export class JournalCache {
       pending = this.load(userId, revision).finally(() => this.loading.delete(key));
       this.loading.set(key, pending);
     }
-    return (await pending).entries;
+    return pending;
   }
 
   /**
    * After a committed change that moved the journal to `revision` and touched `entryIds` (changed,
    * added or deleted): those entries are read again when the cache held the revision just before;
-   * otherwise the journal is forgotten and reloads on demand.
+   * otherwise the journal is forgotten and reloads on demand. A change that turns a Vault on or off
+   * (vault/service.ts) forgets the journal instead, so it is read again with the Vault.
    */
   async entriesChanged(userId: string, revision: number, entryIds: readonly string[]): Promise<void> {
     const before = this.journals.get(userId);
@@ -114,7 +126,7 @@ export class JournalCache {
       if (row) entries.push(toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos)));
     }
     entries.sort(listOrder);
-    this.store(userId, journalOf(revision, entries));
+    this.store(userId, journalOf(revision, entries, before.vault));
   }
 
   forget(userId: string): void {
@@ -126,7 +138,12 @@ export class JournalCache {
 
   private async load(userId: string, revision: number): Promise<CachedJournal> {
     // Read the revision first, then the rows: the rows are at least that new.
-    const [salt, rows, photoRows] = await Promise.all([ownerSalt(this.ctx, userId), listEntries(this.ctx.db, userId), listPhotos(this.ctx.db, userId)]);
+    const [salt, rows, photoRows, vault] = await Promise.all([
+      ownerSalt(this.ctx, userId),
+      listEntries(this.ctx.db, userId),
+      listPhotos(this.ctx.db, userId),
+      findVault(this.ctx.db, userId).then((row) => row !== undefined),
+    ]);
     const photosByEntry = new Map<string, JournalPhotoRow[]>();
     for (const photo of openPhotoRows(this.ctx, userId, salt, photoRows)) {
       const list = photosByEntry.get(photo.entry_id);
@@ -134,7 +151,7 @@ export class JournalCache {
       else photosByEntry.set(photo.entry_id, [photo]);
     }
     const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? []));
-    const journal = journalOf(revision, entries);
+    const journal = journalOf(revision, entries, vault);
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);
     return journal;
@@ -153,6 +170,6 @@ export class JournalCache {
   }
 }
 
-function journalOf(revision: number, entries: readonly CachedEntry[]): CachedJournal {
-  return { revision, entries, bytes: entries.reduce((n, entry) => n + bytesOf(entry), 0) };
+function journalOf(revision: number, entries: readonly CachedEntry[], vault: boolean): CachedJournal {
+  return { revision, entries, vault, bytes: entries.reduce((n, entry) => n + bytesOf(entry), 0) };
 }

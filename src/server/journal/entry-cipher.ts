@@ -15,6 +15,11 @@ export interface OpenedEntry {
   updated_at: string;
   /** The IANA zone its time is shown in; null follows the account's. */
   time_zone: string | null;
+  /**
+   * A Vault entry's words: base64 sealed segments only its owner's browser opens (docs/vault.md);
+   * then content is '', title null and tags empty. Null for an entry the server can read.
+   */
+  sealed: string[] | null;
 }
 
 /** Encrypts what an entry says (content, title, tags) with the owner's key. */
@@ -42,18 +47,27 @@ function parseTags(json: string): string[] {
   }
 }
 
+/** A Vault entry's sealed segments, as stored (a JSON list). */
+export function sealedSegmentsOf(sealed: string): string[] {
+  const value: unknown = JSON.parse(sealed);
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
+}
+
 export function openEntry(ctx: AppContext, salt: string, row: JournalEntryRow): OpenedEntry {
   const open = (stored: string) => ctx.cipher.decrypt(row.user_id, salt, stored);
+  const sealed = row.sealed === null ? null : sealedSegmentsOf(row.sealed);
   return {
     id: row.id,
-    title: row.title === null ? null : open(row.title),
-    content: open(row.content),
-    tags: parseTags(open(row.tags)),
+    // Nothing to open in a Vault entry: its words are in `sealed`, which no key here opens.
+    title: sealed || row.title === null ? null : open(row.title),
+    content: sealed ? '' : open(row.content),
+    tags: sealed ? [] : parseTags(open(row.tags)),
     source: row.source,
     entry_date: row.entry_date,
     word_count: Number(row.word_count),
     created_at: row.created_at,
     updated_at: row.updated_at,
     time_zone: row.time_zone,
+    sealed,
   };
 }

@@ -1,4 +1,4 @@
-import type { EntryPhoto, JournalEntry } from '../../shared/journal';
+import type { EntryPhoto, JournalEntry, ServedEntry } from '../../shared/journal';
 import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
 import { signedMediaUrl } from '../photos/signed-url';
@@ -31,6 +31,12 @@ export function presentEntryFields(entry: CachedEntry): Omit<JournalEntry, 'phot
   };
 }
 
-export function presentEntry(ctx: AppContext, entry: CachedEntry): JournalEntry {
-  return { ...presentEntryFields(entry), photos: entry.photos.map((photo) => presentPhoto(ctx, photo)) };
+/**
+ * An entry as the API shows it. A Vault entry has no words here (DESIGN 6): content and title null,
+ * no tags, and its sealed segments for the browser to open; its photos' names are sealed as stored.
+ */
+export function presentEntry(ctx: AppContext, entry: CachedEntry): ServedEntry {
+  const photos = entry.photos.map((photo) => presentPhoto(ctx, photo));
+  if (entry.sealed) return { ...presentEntryFields(entry), content: null, title: null, tags: [], sealed: entry.sealed, photos };
+  return { ...presentEntryFields(entry), photos };
 }

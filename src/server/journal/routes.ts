@@ -18,9 +18,10 @@ export async function entryRoutes(plain: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
   app.get('/', { schema: { querystring: entryFilterSchema } }, async (request) => {
-    const entries = await ctx.journalCache.entries(currentUser(request).id, request.journalRevision);
-    const { page, nextCursor } = pageOfEntries(entries, request.query);
-    return { entries: page.map((entry) => presentEntry(ctx, entry)), nextCursor };
+    const journal = await ctx.journalCache.journal(currentUser(request).id, request.journalRevision);
+    const { page, nextCursor } = pageOfEntries(journal.entries, request.query);
+    // A Vault journal is opened, searched and filtered in the browser: `vault` tells it so.
+    return { entries: page.map((entry) => presentEntry(ctx, entry)), nextCursor, ...(journal.vault && { vault: true as const }) };
   });
 
   app.patch('/:id', { schema: { params: entryParams, body: updateEntrySchema } }, async (request) => {

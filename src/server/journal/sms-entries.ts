@@ -11,7 +11,10 @@ import { entryPhotoTotals } from '../photos/repo';
 import { savePhotos, writingPhotoFiles, type PreparedPhoto } from '../photos/service';
 import { changeJournal } from './changes';
 import { localDate } from './dates';
-import { sealEntryText } from './entry-cipher';
+import { findVault, replaceSegments, type VaultRow } from '../vault/repo';
+import { sealedTextBound, sealSegment } from '../vault/seal';
+import { sealEntryNow } from '../vault/seal-entries';
+import { sealedSegmentsOf, sealEntryText } from './entry-cipher';
 import { recordSmsProvenance, snapshotSmsDay } from './sms-undo/provenance';
 import { loadOwner, type JournalOwner } from './owner';
 import * as repo from './repo';
@@ -99,6 +102,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
   const text = normalizeEntryText(input.text);
   const photos = input.media.length ? await mmsPhotos(ctx, input.media) : [];
   const lock = ctx.dbKind === 'postgres';
+  await sealDayEntryFirst(ctx, userId, entryDate);
 
   return writingPhotoFiles(ctx, (written) =>
     changeJournal(ctx, userId, async (trx, revision) => {
@@ -107,15 +111,32 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date, startedEntry: undefined };
       const now = ctx.clock.now().toISOString();
       const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
-      const day = await appendToDayEntry(ctx, trx, { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock }, photos);
+      // Read after the revision: a Vault turned on or off at this moment is seen wholly or not at all.
+      const vault = await findVault(trx, userId);
+      const dayAppend = { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock, vault };
+      const day = await appendToDayEntry(ctx, trx, dayAppend, photos);
       const entryId = day.entryId;
-      if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written);
+      // A Vault entry's photos are sealed to its public key, exactly when the entry is.
+      if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.sealed ? vault!.public_key : null);
       await recordSmsProvenance(ctx, trx, userId, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
       await input.settle?.(trx, { userId, entryId, entryDate });
       return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
     }),
   );
+}
+
+/**
+ * A Vault user's day entry that the sealing of their journal has not reached yet is sealed (with its
+ * photos) before a text joins it, so the text is sealed as it goes in. Should it still be readable in
+ * the append's transaction (sealed meanwhile, or the Vault turned off), the text joins it readable
+ * and the next seal step takes both.
+ */
+async function sealDayEntryFirst(ctx: AppContext, userId: string, entryDate: string): Promise<void> {
+  const vault = await findVault(ctx.db, userId);
+  if (!vault || vault.state === 'unsealing') return;
+  const entry = await repo.findSmsDayEntry(ctx.db, userId, entryDate, false);
+  if (entry && entry.sealed === null) await sealEntryNow(ctx, userId, entry.id);
 }
 
 interface DayAppend {
@@ -129,17 +150,32 @@ interface DayAppend {
   now: string;
   /** Lock the day entry's row (PostgreSQL). */
   lock: boolean;
+  /** The user's Vault, as the append's transaction reads it. */
+  vault: VaultRow | undefined;
 }
 
 /**
  * What an append wrote: the entry the text ended in, that entry's length before the text and its
- * whole text after, and the entries the text started.
+ * whole text after, and the entries the text started. For a Vault entry (`sealed`): its number of
+ * segments before the text, its sealed list after, and its word count before.
  */
-interface DayWritten {
+export interface DayWritten {
   entryId: string;
   lengthBefore: number;
   content: string;
   createdEntryIds: string[];
+  sealed: boolean;
+  wordsBefore: number | null;
+}
+
+/** The public key a new entry of the day is sealed to: a Vault sealing or on; null otherwise (or turning off). */
+const newEntriesSealedTo = (day: DayAppend) => (day.vault && day.vault.state !== 'unsealing' ? day.vault.public_key : null);
+
+/** A new day entry's words: encrypted with the owner's key, or one sealed segment (none for a photo-only text). */
+async function newEntryWords(ctx: AppContext, day: DayAppend, piece: string, sealedTo: string | null) {
+  if (!sealedTo) return { ...sealEntryText(ctx, day.userId, day.salt, { content: piece, title: null, tags: [] }), sealed: null };
+  const segments = piece ? [await sealSegment(sealedTo, { text: piece, at: day.receivedAt.toISOString(), source: 'sms' })] : [];
+  return { content: '', title: null, tags: '[]', sealed: JSON.stringify(segments) };
 }
 
 /** Creates the day's SMS entry with the text, or adds the text to it. */
@@ -150,10 +186,11 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
     if (!text && !day.hasPhotos) throw invalidInput(messages.entries.contentEmpty);
     const [first, ...rest] = splitForEntries(text);
     const id = newId();
+    const words = await newEntryWords(ctx, day, first ?? '', newEntriesSealedTo(day));
     const inserted = await repo.insertSmsDayEntry(trx, {
       id,
       user_id: userId,
-      ...sealEntryText(ctx, userId, salt, { content: first ?? '', title: null, tags: [] }),
+      ...words,
       source: 'sms',
       entry_date: day.entryDate,
       word_count: countWords(first ?? ''),
@@ -161,13 +198,15 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
       updated_at: day.now,
     });
     if (inserted) {
-      if (!rest.length) return { entryId: id, lengthBefore: 0, content: first ?? '', createdEntryIds: [id] };
+      const sealed = words.sealed !== null;
+      if (!rest.length) return { entryId: id, lengthBefore: 0, content: words.sealed ?? first ?? '', createdEntryIds: [id], sealed, wordsBefore: sealed ? 0 : null };
       const continued = await continueDay(ctx, trx, day, (await repo.findEntry(trx, userId, id))!, rest);
       return { ...continued, createdEntryIds: [id, ...continued.createdEntryIds] };
     }
     entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
     if (!entry) throw new Error('The day entry was neither inserted nor found');
   }
+  if (entry.sealed !== null) return appendSegment(ctx, trx, day, entry, photos);
   const before = ctx.cipher.decrypt(userId, salt, entry.content);
   const content = !text ? before : before ? `${before}\n\n${text}` : text;
   // Past the content limit, or without room for the photos: the day goes on in a continuation entry.
@@ -178,7 +217,26 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
     ...(content !== before && { content: ctx.cipher.encrypt(userId, salt, content), word_count: countWords(content) }),
     updated_at: day.now,
   });
-  return { entryId: entry.id, lengthBefore: before.length, content, createdEntryIds: [] };
+  return { entryId: entry.id, lengthBefore: before.length, content, createdEntryIds: [], sealed: false, wordsBefore: null };
+}
+
+/**
+ * Adds the text to a Vault day entry as a segment sealed to the Vault's public key, without reading
+ * the entry. Its length is known only as sealedTextBound tells it: the day goes on in a continuation
+ * entry when that bound, the blank lines between texts and the text would pass the content limit.
+ */
+async function appendSegment(ctx: AppContext, trx: Db, day: DayAppend, entry: JournalEntryRow, photos: readonly PreparedPhoto[]): Promise<DayWritten> {
+  // A sealed entry exists only beside its Vault (turning it off ends once none is left).
+  if (!day.vault) throw new Error('A sealed entry without a vault');
+  const segments = sealedSegmentsOf(entry.sealed!);
+  const length = sealedTextBound(segments) + 2 * segments.length + day.text.length;
+  if ((day.text && segments.length > 0 && length > ENTRY_CONTENT_MAX) || !(await photosAllFit(trx, day.userId, entry.id, photos))) {
+    return continueDay(ctx, trx, day, entry, splitForEntries(day.text));
+  }
+  const after = day.text ? [...segments, await sealSegment(day.vault.public_key, { text: day.text, at: day.receivedAt.toISOString(), source: 'sms' })] : segments;
+  const sealed = JSON.stringify(after);
+  await replaceSegments(trx, day.userId, entry.id, { sealed, word_count: Number(entry.word_count) + countWords(day.text), updated_at: day.now });
+  return { entryId: entry.id, lengthBefore: segments.length, content: sealed, createdEntryIds: [], sealed: true, wordsBefore: Number(entry.word_count) };
 }
 
 /**
@@ -189,15 +247,18 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
 async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<DayWritten> {
   let part = latest.sms_part;
   let createdAt = new Date(latest.created_at).getTime();
-  const written: DayWritten = { entryId: latest.id, lengthBefore: 0, content: '', createdEntryIds: [] };
+  // A Vault day goes on sealed, as a new entry would be; while it is turned off, sealed after a sealed part.
+  const sealedTo = newEntriesSealedTo(day) ?? (latest.sealed !== null ? day.vault!.public_key : null);
+  const written: DayWritten = { entryId: latest.id, lengthBefore: 0, content: '', createdEntryIds: [], sealed: sealedTo !== null, wordsBefore: sealedTo ? 0 : null };
   for (const piece of pieces.length ? pieces : ['']) {
     part += 1;
     createdAt += 1;
     const id = newId();
+    const words = await newEntryWords(ctx, day, piece, sealedTo);
     const inserted = await repo.insertSmsDayEntry(trx, {
       id,
       user_id: day.userId,
-      ...sealEntryText(ctx, day.userId, day.salt, { content: piece, title: null, tags: [] }),
+      ...words,
       source: 'sms',
       entry_date: day.entryDate,
       word_count: countWords(piece),
@@ -208,7 +269,7 @@ async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: Jou
     // The journal's writers take turns, so the part is free; if not, the text is retried later.
     if (!inserted) throw new Error('The continuation entry already exists');
     written.entryId = id;
-    written.content = piece;
+    written.content = words.sealed ?? piece;
     written.createdEntryIds.push(id);
   }
   return written;

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
-import { readPhotoFile } from '../at-rest/photo-files';
+import { readPhotoFile, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
 import { forbidden, notFound } from '../errors';
+import { isVaultFile } from '../vault/seal';
 import { thumbKeyOf } from './keys';
 import { checkMediaLink, secondsLeft } from './signed-url';
 
@@ -25,13 +26,14 @@ export async function mediaRoutes(plain: FastifyInstance): Promise<void> {
     const { exp, sig, variant } = request.query;
     const check = checkMediaLink(ctx, key, exp, sig);
     if (check !== 'valid') throw forbidden(check === 'expired' ? messages.entries.linkExpired : messages.entries.linkInvalid);
-    // Stored encrypted with the owner's key; opened here for whoever holds the signed link.
+    // Stored encrypted with the owner's key; opened here for whoever holds the signed link. A Vault
+    // photo is sent as stored (sealed): only its owner's browser opens it.
     const photo = await readPhotoFile(ctx, variant === 'thumb' ? thumbKeyOf(key) : key);
     if (!photo) throw notFound();
     return reply
       .header('cache-control', `private, max-age=${secondsLeft(ctx, exp!)}`)
       .header('content-length', photo.bytes.length)
-      .type(photo.contentType)
+      .type(isVaultFile(photo.bytes) ? SEALED_CONTENT_TYPE : photo.contentType)
       .send(photo.bytes);
   });
 }

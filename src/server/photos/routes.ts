@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { addPhotosFieldsSchema } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { currentUser } from '../auth/authenticate';
 import { invalidInput } from '../errors';
+import { parseInput } from '../http/validate';
 import { entryParams } from '../journal/routes';
 import { presentEntry } from '../journal/present';
 import { addPhotos, deletePhoto } from './service';
@@ -21,7 +23,9 @@ export async function photoRoutes(plain: FastifyInstance): Promise<void> {
     const { id } = request.params;
     if (!request.isMultipart()) throw invalidInput(messages.entries.noPhotos);
     const form = await readMultipartForm(request);
-    const entry = await addPhotos(ctx, currentUser(request).id, id, form.files);
+    // A Vault entry's photos come sealed, with their sealed names and types beside them.
+    const sealed = parseInput(addPhotosFieldsSchema, form.fields);
+    const entry = await addPhotos(ctx, currentUser(request).id, id, form.files, sealed);
     return reply.status(201).send(presentEntry(ctx, entry));
   });
 

@@ -114,3 +114,14 @@ export async function sealEntryRow(db: Db, userId: string, entryId: string, seal
 export async function unsealEntryRow(db: Db, userId: string, entryId: string, text: { content: string; title: string | null; tags: string; word_count: number }): Promise<void> {
   await db.updateTable('journal_entries').set({ ...text, sealed: null }).where('user_id', '=', userId).where('id', '=', entryId).execute();
 }
+
+/** A Vault entry's segments replaced (an edit in the browser), with the word count the browser counted. */
+export async function replaceSegments(db: Db, userId: string, entryId: string, change: { sealed: string; word_count: number; updated_at: string }): Promise<void> {
+  await db.updateTable('journal_entries').set({ ...change, content: '', title: null, tags: '[]' }).where('user_id', '=', userId).where('id', '=', entryId).execute();
+}
+
+/** Whether one of the user's imports is queued or running. */
+export async function importUnderWay(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('import_jobs').select('id').where('user_id', '=', userId).where('status', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -4,6 +4,10 @@ import { vaultMessages } from '../../shared/vault-messages';
 import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
 import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
 import { buildUser, bearer, signIn } from '../test/factories';
+import { newId } from '../ids';
+import { sealEntryText } from '../journal/entry-cipher';
+import { ownerSalt } from '../journal/owner';
+import { bumpRevision } from '../journal/repo';
 import { loadSodium } from './sodium';
 import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from './test-support';
 import { databaseCanRead, storageCanRead } from './zero-access';
@@ -77,7 +81,7 @@ describe('turning the vault on seals the journal already written', () => {
     for (const word of ['Zanzibar', 'Quokka', 'Lake day', 'swim', 'Ordinary day', 'lake.jpg']) expect(await databaseCanRead(t.ctx, user.id, word)).toBe(false);
     for (const picture of originals) expect(await storageCanRead(t.ctx, user.id, picture)).toBe(false);
     // Nor does the server's memory: the journal it serves now holds no words.
-    expect((await listEntries(t, user)).entries.every((e) => e.content === '' && e.title === null)).toBe(true);
+    expect((await listEntries(t, user)).entries.every((e) => e.content === null && e.title === null && e.tags.length === 0 && 'sealed' in e)).toBe(true);
   });
 
   it('a sealed segment opens with the private key and with nothing the server holds', async () => {
@@ -108,8 +112,9 @@ describe('turning the vault on seals the journal already written', () => {
     expect(() => other.openSegment(sealed.toString('base64'))).toThrow();
   });
 
-  it('resumes where it stopped: a closed tab leaves the vault sealing, and a new entry written meanwhile is sealed before it is on', async () => {
-    const user = await journalUser(t);
+  it('resumes where it stopped: a closed tab leaves the vault sealing, and a text arriving meanwhile is sealed as it is processed', async () => {
+    const account = await buildUser(t, { timezone: 'UTC' });
+    const user: JournalTestUser = { id: account.id, token: '', headers: bearer(await signIn(t, account)) };
     for (let i = 0; i < 55; i++) await createEntry(t, user, { content: `Before ${i}` });
     const keys = await browserKeys();
     await turnOn(t, user, keys);
@@ -117,7 +122,12 @@ describe('turning the vault on seals the journal already written', () => {
     expect(first).toMatchObject({ state: 'sealing', sealed_entries: 50, total_entries: 55 });
     // The tab closes; later, the page asks where it stands.
     expect((await vaultRequest(t, user, 'GET', '/api/vault')).json()).toMatchObject({ state: 'sealing', sealed_entries: 50 });
-    await createEntry(t, user, { content: 'Written while sealing' });
+    // A web write in the clear is refused now (the browser seals); a text is sealed as it is processed.
+    const plain = await t.app.inject({ method: 'POST', url: '/api/entries', headers: user.headers, payload: { content: 'Typed while sealing' } });
+    expect(plain.statusCode).toBe(409);
+    expect(plain.json().error.message).toBe(vaultMessages.errors.sealedOnly);
+    await textJournal(t, account.phone, 'Written while sealing');
+    expect((await vaultRequest(t, user, 'GET', '/api/vault')).json()).toMatchObject({ state: 'sealing', sealed_entries: 51, total_entries: 56 });
     const steps = await sealJournal(t, user);
     expect(steps.at(-1)).toMatchObject({ state: 'on', sealed_entries: 56, total_entries: 56 });
     const rows = await entryRows(user.id);
@@ -133,8 +143,14 @@ describe('turning the vault on seals the journal already written', () => {
     const keys = await browserKeys();
     await turnOn(t, user, keys);
     await sealJournal(t, user);
-    // Until processing and writing seal as they go, a new entry is stored under the server key.
-    await createEntry(t, user, { content: 'Straggler' });
+    // Processing and writing seal as they go; a readable entry could only come from a writer that
+    // raced the vault being turned on, as this one did.
+    const salt = await ownerSalt(t.ctx, user.id);
+    await t.ctx.db
+      .insertInto('journal_entries')
+      .values({ id: newId(), user_id: user.id, ...sealEntryText(t.ctx, user.id, salt, { content: 'Straggler', title: null, tags: [] }), source: 'web', entry_date: '2026-11-25', word_count: 1, created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
+      .execute();
+    await bumpRevision(t.ctx.db, user.id);
     expect((await vaultRequest(t, user, 'GET', '/api/vault')).json()).toMatchObject({ state: 'on', sealed_entries: 1, total_entries: 2 });
     expect((await vaultRequest(t, user, 'POST', '/api/vault/seal')).json()).toMatchObject({ state: 'on', sealed_entries: 2, total_entries: 2 });
     expect(await databaseCanRead(t.ctx, user.id, 'Straggler')).toBe(false);
@@ -152,6 +168,20 @@ describe('turning the vault on seals the journal already written', () => {
     await sealJournal(t, user);
     expect(await t.ctx.storage.get(leftover)).toBeNull();
     expect(await t.ctx.db.selectFrom('vault_stale_files').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+  });
+
+  it('deleting the account deletes the replaced photo files still listed, with everything else', async () => {
+    const user = await journalUser(t);
+    await entryWithPhotos(user, 'Pictures');
+    await turnOn(t, user, await browserKeys());
+    const leftover = `${user.id}/old/${Date.now()}-1111111111111111.jpg`;
+    await t.ctx.storage.put(leftover, await testImage('jpeg'), 'image/jpeg');
+    await t.ctx.db.insertInto('vault_stale_files').values({ storage_key: leftover, user_id: user.id, created_at: new Date().toISOString() }).execute();
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/auth/user', headers: user.headers, payload: { confirmationText: 'DELETE' } });
+    expect(res.statusCode).toBe(200);
+    expect(await t.ctx.storage.get(leftover)).toBeNull();
+    expect(await t.ctx.db.selectFrom('vault_stale_files').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('vaults').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
   });
 
   it('answers 404 when there is no vault to seal into', async () => {

@@ -10,6 +10,10 @@ import { loadSodium } from './sodium';
 // ephemeral key pair per box, so the server can seal but never open (docs/vault.md).
 
 const MAGIC = Buffer.from(VAULT_FILE_MAGIC, 'latin1');
+/** crypto_box_SEALBYTES: the ephemeral public key and the tag each sealed box adds. */
+const SEAL_BYTES = 48;
+/** What sealing adds to a file: the magic and the box's own bytes. */
+export const SEALED_FILE_OVERHEAD_BYTES = MAGIC.length + SEAL_BYTES;
 
 /** A segment sealed to the public key (base64 of the public key): base64 of the sealed box. */
 export async function sealSegment(publicKey: string, segment: VaultSegment): Promise<string> {
@@ -28,6 +32,18 @@ export async function sealText(publicKey: string, text: string): Promise<string>
 export async function sealFileBytes(publicKey: string, plain: Uint8Array): Promise<Buffer> {
   const sodium = await loadSodium();
   return Buffer.concat([MAGIC, sodium.crypto_box_seal(plain, Buffer.from(publicKey, 'base64'))]);
+}
+
+// The smallest segment a text makes, as sealed JSON: `{"text":"","at":"…","source":"sms"}`.
+const EMPTY_SEGMENT_BYTES = Buffer.byteLength(JSON.stringify({ text: '', at: new Date(0).toISOString(), source: 'sms' } satisfies VaultSegment));
+
+/**
+ * At least as many characters as the texts of these sealed segments hold, known without opening
+ * them: each box is its segment's UTF-8 JSON plus SEAL_BYTES, and a character takes at least a byte.
+ * What the server knows of a Vault entry's length (docs/vault.md §5: continuing a day past 10,000).
+ */
+export function sealedTextBound(segments: readonly string[]): number {
+  return segments.reduce((sum, sealed) => sum + Math.max(0, Buffer.byteLength(sealed, 'base64') - SEAL_BYTES - EMPTY_SEGMENT_BYTES), 0);
 }
 
 /** Whether stored bytes are a vault-sealed file (sealing a file twice would lose it). */

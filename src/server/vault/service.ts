@@ -26,10 +26,14 @@ export async function turnOnVault(ctx: AppContext, userId: string, keys: VaultKe
   const now = ctx.clock.now().toISOString();
   // In the journal's transaction, after its revision: a text being processed sees the vault or not, wholly.
   await changeJournal(ctx, userId, async (trx) => {
+    // An import under way would go on writing the journal in the clear.
+    if (await repo.importUnderWay(trx, userId)) throw conflict(errors.importUnderWay);
     const row = { user_id: userId, public_key: keys.public_key, wrapped_keys: JSON.stringify(keys.wrapped_keys), state: 'sealing' as const, created_at: now, updated_at: now };
     if (!(await repo.insertVault(trx, row))) throw conflict(errors.alreadyOn);
     return { entryId: '' };
   });
+  // The journal in memory says whether it has a Vault: read it again with this one.
+  ctx.journalCache.forget(userId);
   return getVault(ctx, userId);
 }
 
@@ -71,6 +75,7 @@ export async function finishTurningOff(ctx: AppContext, userId: string): Promise
     await repo.deleteVault(trx, userId);
     return { entryId: '' };
   });
+  ctx.journalCache.forget(userId);
   await deleteStaleFiles(ctx, userId);
 }
 
@@ -89,4 +94,10 @@ export async function deleteStaleFiles(ctx: AppContext, userId: string): Promise
     }),
   );
   await repo.forgetStaleFiles(ctx.db, userId, deleted);
+}
+
+/** Deleting an account: the replaced photo files still listed go too (the list goes with the account). */
+export async function removeVaultStaleFiles(ctx: AppContext, userId: string): Promise<void> {
+  const keys = await repo.staleFiles(ctx.db, userId);
+  await Promise.all(keys.map((key) => ctx.storage.delete(key)));
 }

@@ -3,6 +3,7 @@ import type { VaultSegment, VaultView, WrappedKeys } from '../../shared/vault';
 import { VAULT_FILE_MAGIC } from '../../shared/vault';
 import type { JournalTestUser } from '../journal/test-helpers';
 import type { TestApp } from '../test/app';
+import { sealFileBytes, sealSegment, sealText } from './seal';
 import { loadSodium } from './sodium';
 
 /** What the browser holds after setting up a vault: the key pair (the private key never leaves it). */
@@ -66,4 +67,31 @@ export async function sealJournal(t: TestApp, user: JournalTestUser): Promise<Va
     if (steps.at(-1)!.state === 'on') return steps;
   }
   throw new Error('The vault never finished sealing');
+}
+
+/** A segment sealed as the browser seals a web write. */
+export function sealedWrite(keys: BrowserKeys, segment: VaultSegment): Promise<string> {
+  return sealSegment(keys.publicKey, segment);
+}
+
+export interface PhotoToSeal {
+  name: string;
+  /** The image as the browser re-encoded it, and its thumbnail. */
+  bytes: Buffer;
+  thumb: Buffer;
+  type: string;
+}
+
+/** A multipart body as the browser sends a Vault entry's photos: each image, thumbnail and name sealed; the type beside them. */
+export async function sealedPhotoForm(keys: BrowserKeys, fields: Record<string, string | string[]>, photos: readonly PhotoToSeal[]) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
+  for (const photo of photos) {
+    form.append('photos', new Blob([new Uint8Array(await sealFileBytes(keys.publicKey, photo.bytes))]), 'photo');
+    form.append('thumbs', new Blob([new Uint8Array(await sealFileBytes(keys.publicKey, photo.thumb))]), 'thumb');
+    form.append('photo_names', await sealText(keys.publicKey, photo.name));
+    form.append('photo_types', photo.type);
+  }
+  const response = new Response(form);
+  return { payload: Buffer.from(await response.arrayBuffer()), headers: { 'content-type': response.headers.get('content-type')! } };
 }

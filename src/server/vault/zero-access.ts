@@ -60,3 +60,29 @@ export async function storageCanRead(ctx: AppContext, userId: string, bytes: Buf
     return stored.includes(bytes) || opened.includes(bytes);
   });
 }
+
+/** Whether the journal the server holds in memory for the user (its cache) holds `word`. */
+export async function cacheCanRead(ctx: AppContext, userId: string, word: string): Promise<boolean> {
+  return JSON.stringify(await ctx.journalCache.entries(userId)).includes(word);
+}
+
+/** Every file the server stores for the user, as stored. */
+export function storedFilesOf(ctx: AppContext, userId: string): Buffer[] {
+  return filesUnder(join(ctx.config.storageUrl, userId)).map((file) => readFileSync(file));
+}
+
+/** Whether the server's own code, with every key it holds, opens a stored file to something else than it stored. */
+export async function serverOpensFile(ctx: AppContext, userId: string, stored: Buffer): Promise<boolean> {
+  const { salt } = await loadOwner(ctx, userId);
+  try {
+    return !openPhotoBytes(ctx, userId, salt, stored).equals(stored);
+  } catch {
+    return false;
+  }
+}
+
+/** The same for a stored string (a sealed segment, a sealed name): opened by the user's key or the system's. */
+export async function serverOpensText(ctx: AppContext, userId: string, stored: string): Promise<boolean> {
+  const { salt } = await loadOwner(ctx, userId);
+  return ctx.cipher.decrypt(userId, salt, stored) !== stored || ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, stored) !== stored;
+}

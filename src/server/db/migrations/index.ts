@@ -21,6 +21,7 @@ import * as phoneClaims from './2026-11-25-0600-phone-claims';
 import * as importJobs from './2026-11-25-0700-import-jobs';
 import * as oneTimeZone from './2026-11-25-0900-one-time-zone';
 import * as vault from './2026-11-25-1000-vault';
+import * as vaultUndoWords from './2026-11-25-1001-vault-undo-words';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0700-import-jobs': importJobs,
   '2026-11-25-0900-one-time-zone': oneTimeZone,
   '2026-11-25-1000-vault': vault,
+  '2026-11-25-1001-vault-undo-words': vaultUndoWords,
 };

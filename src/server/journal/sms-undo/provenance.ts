@@ -15,6 +15,11 @@ export function contentHash(ctx: AppContext, userId: string, content: string): s
   return createHmac('sha256', ctx.keys.storedHashes).update(`sms-undo:${userId}:`).update(content).digest('base64url');
 }
 
+/** The same for a Vault entry's sealed segments (its JSON list as stored): changed means edited, or another text. */
+export function sealedListHash(ctx: AppContext, userId: string, sealed: string): string {
+  return createHmac('sha256', ctx.keys.storedHashes).update(`sms-undo-sealed:${userId}:`).update(sealed).digest('base64url');
+}
+
 /** Taken inside the append's transaction, before the text goes in. */
 export async function snapshotSmsDay(trx: Db, userId: string, entryDate: string, withPhotos: boolean): Promise<SmsDaySnapshot> {
   const entryIds = await smsDayEntryIds(trx, userId, entryDate);
@@ -23,10 +28,16 @@ export async function snapshotSmsDay(trx: Db, userId: string, entryDate: string,
 
 export interface AppliedText {
   messageId: string;
-  /** The entry the text ended in (the append's result), its length before the text, and its whole text now. */
+  /**
+   * The entry the text ended in (the append's result), its length before the text, and its whole
+   * text now; for a Vault entry (`sealed`), its number of segments before, its sealed list now, and
+   * its word count before (`wordsBefore`).
+   */
   entryId: string;
   lengthBefore: number;
   content: string;
+  sealed: boolean;
+  wordsBefore: number | null;
   /** The entries the text started (a new day entry, continuations). */
   createdEntryIds: readonly string[];
   /** Whether photos went in with the text. */
@@ -55,7 +66,8 @@ export async function recordSmsProvenance(ctx: AppContext, trx: Db, userId: stri
     entry_id: text.entryId,
     // The text went on the end of the entry (after a blank line), so what was there before is a prefix.
     length_before: text.lengthBefore,
-    content_hash: contentHash(ctx, userId, text.content),
+    content_hash: text.sealed ? sealedListHash(ctx, userId, text.content) : contentHash(ctx, userId, text.content),
+    words_before: text.sealed ? text.wordsBefore : null,
     created_entry_ids: JSON.stringify(text.createdEntryIds),
     photo_ids: JSON.stringify(text.addedPhotos ? (await photoIdsOf(trx, userId, dayEntryIds)).filter((id) => !before.photoIds.has(id)) : []),
     applied_at: text.now,

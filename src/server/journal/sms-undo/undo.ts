@@ -7,7 +7,9 @@ import { changeJournal } from '../changes';
 import { localDate } from '../dates';
 import { loadOwner } from '../owner';
 import { deleteEntry, findAppliedSms, findEntry, updateEntry } from '../repo';
-import { contentHash } from './provenance';
+import { replaceSegments } from '../../vault/repo';
+import { sealedSegmentsOf } from '../entry-cipher';
+import { contentHash, sealedListHash } from './provenance';
 import { countEntryPhotos, deletePhotoRows, latestUndoable, markUndone, photosById, undoneBy } from './repo';
 
 export type UndoOutcome =
@@ -44,8 +46,11 @@ export async function undoLastText(ctx: AppContext, userId: string, undoMessageI
         await markUndone(trx, userId, record.message_id, now, undoMessageId);
         continue;
       }
-      const content = ctx.cipher.decrypt(userId, owner.salt, entry.content);
-      if (contentHash(ctx, userId, content) !== record.content_hash) {
+      // A Vault entry is undone by its segments, never read: the text was the segment after length_before.
+      const sealed = entry.sealed === null ? null : sealedSegmentsOf(entry.sealed);
+      const content = sealed ? '' : ctx.cipher.decrypt(userId, owner.salt, entry.content);
+      const unchanged = sealed ? sealedListHash(ctx, userId, entry.sealed!) === record.content_hash : contentHash(ctx, userId, content) === record.content_hash;
+      if (!unchanged) {
         return { entryId: entry.id, outcome: { status: 'edited', entryDate: entry.entry_date } as UndoOutcome };
       }
       const photos = await photosById(trx, userId, JSON.parse(record.photo_ids) as string[]);
@@ -54,19 +59,30 @@ export async function undoLastText(ctx: AppContext, userId: string, undoMessageI
       // Entries the text started before its last one (a text longer than an entry) held only it.
       for (const id of JSON.parse(record.created_entry_ids) as string[]) {
         if (id === entry.id) continue;
+        const started = await findEntry(trx, userId, id);
         if ((await countEntryPhotos(trx, userId, id)) === 0) await deleteEntry(trx, userId, id);
+        else if (started?.sealed != null) await replaceSegments(trx, userId, id, { sealed: '[]', word_count: 0, updated_at: now });
         else await updateEntry(trx, userId, id, { content: ctx.cipher.encrypt(userId, owner.salt, ''), word_count: 0, updated_at: now });
         alsoChanged.push(id);
       }
-      // The text went on the end, after a blank line: what was there before is the start.
-      const rest = content.slice(0, record.length_before);
-      const entryDeleted = rest === '' && (await countEntryPhotos(trx, userId, entry.id)) === 0;
-      if (entryDeleted) await deleteEntry(trx, userId, entry.id);
-      else {
-        await updateEntry(trx, userId, entry.id, {
-          ...(rest !== content && { content: ctx.cipher.encrypt(userId, owner.salt, rest), word_count: countWords(rest) }),
-          updated_at: now,
-        });
+      const photosLeft = await countEntryPhotos(trx, userId, entry.id);
+      let entryDeleted: boolean;
+      if (sealed) {
+        const rest = sealed.slice(0, record.length_before);
+        entryDeleted = rest.length === 0 && photosLeft === 0;
+        if (entryDeleted) await deleteEntry(trx, userId, entry.id);
+        else await replaceSegments(trx, userId, entry.id, { sealed: JSON.stringify(rest), word_count: record.words_before ?? Number(entry.word_count), updated_at: now });
+      } else {
+        // The text went on the end, after a blank line: what was there before is the start.
+        const rest = content.slice(0, record.length_before);
+        entryDeleted = rest === '' && photosLeft === 0;
+        if (entryDeleted) await deleteEntry(trx, userId, entry.id);
+        else {
+          await updateEntry(trx, userId, entry.id, {
+            ...(rest !== content && { content: ctx.cipher.encrypt(userId, owner.salt, rest), word_count: countWords(rest) }),
+            updated_at: now,
+          });
+        }
       }
       await markUndone(trx, userId, record.message_id, now, undoMessageId);
       return { entryId: entry.id, changedEntryIds: alsoChanged, outcome: { status: 'undone', entryDate: entry.entry_date, photos: photos.length, entryDeleted } as UndoOutcome };
