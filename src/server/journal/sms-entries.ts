@@ -37,7 +37,10 @@ export interface AppendSmsInput {
   media: SmsMedia[];
   /** The owner's salt and timezone when the caller has just read the profile (saves reading it again). */
   owner?: JournalOwner;
-  /** Run inside the append's transaction: the inbound job records the text's outcome with it. */
+  /**
+   * Run inside the append's transaction: the inbound job records the text's outcome with it. The
+   * text is recorded durably, so the append is redoable (changes.ts).
+   */
   settle?: SettleInJournal;
 }
 
@@ -122,7 +125,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
       await input.settle?.(trx, { userId, entryId, entryDate });
       return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
-    }),
+    }, { redoable: !!input.settle }),
   );
 }
 

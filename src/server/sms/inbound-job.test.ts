@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntrySchema } from '../../shared/journal';
 import { buildApp } from '../app';
@@ -64,6 +65,14 @@ describe('the inbound job', () => {
     for (const text of [first, second]) {
       expect(await inboundRow(t, text.sid)).toMatchObject({ processed: 1, status: 'processed', kind: 'journal', entry_id: entry!.id, body: null, attempts: 1 });
     }
+  });
+
+  it.runIf(!process.env.TEST_DATABASE_URL)('leaves SQLite waiting for the disk on every commit after a text, as an acknowledged write needs', async () => {
+    const user = await buildUser(t);
+    await recordOnly(t, user.phone, 'The journal append may skip the flush; the webhook never does.');
+    await processInboundTexts(t.ctx);
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(t.ctx.db);
+    expect(rows[0]!.synchronous).toBe(2); // FULL
   });
 
   it('retries a text whose processing failed, with backoff, until it goes through', async () => {
