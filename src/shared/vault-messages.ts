@@ -37,6 +37,17 @@ export const vaultMessages = {
   serverCannotSee: 'Once sealed, no one running Jotline can read your entries, titles, tags or photos: not from the database, not from a backup, and not with the server and its keys.',
   lossWarning: 'If you forget your vault passphrase and lose your recovery code, no one can ever read your journal again. Not you, and not us: we cannot reset it.',
 
+  /** The journal of a Vault user (the journal page). */
+  journal: {
+    lockedTitle: 'Vault locked',
+    lockedLead: 'Your journal is sealed. Unlock it with your vault passphrase, or your recovery code, to read and write it here. Signing in opens your account, not your vault.',
+    locked: 'Your vault is locked. Unlock it to read your journal.',
+    lock: 'Lock vault',
+    loading: 'Loading your vault…',
+    unopenable: '[This part could not be opened with your vault key.]',
+    turnedOff: 'Your vault was turned off. Reload the page to read your journal.',
+  },
+
   card: {
     title: 'Vault',
     description: 'Seal your journal so that no one running Jotline can read it, even though it arrives by text.',

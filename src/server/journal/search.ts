@@ -2,23 +2,10 @@ import type { EntryFilter } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { invalidInput } from '../errors';
 import { listOrder, type CachedEntry } from './cached-entry';
+import { searchTerms } from '../../shared/search-text';
 
-/** Case- and accent-insensitive form of text for matching: "Café" and "cafe" meet. */
-export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** Search terms: words, or "quoted phrases"; an entry must contain every term. */
-export function searchTerms(q: string | undefined): string[] {
-  if (!q) return [];
-  const terms: string[] = [];
-  // eslint-disable-next-line no-control-regex
-  for (const match of foldText(q).replace(/\u0000/g, '').matchAll(/"([^"]*)"|(\S+)/g)) {
-    const term = (match[1] ?? match[2] ?? '').replace(/\s+/g, ' ').trim();
-    if (term) terms.push(term);
-  }
-  return terms;
-}
+// Folding and terms are shared with the browser, which searches a Vault journal itself.
+export { foldText, searchableText, searchTerms } from '../../shared/search-text';
 
 /** The filters other than the words, as one predicate built once per request. */
 export function entryMatcher(filter: Omit<EntryFilter, 'q' | 'limit' | 'cursor'>): (entry: CachedEntry) => boolean {
@@ -29,12 +16,6 @@ export function entryMatcher(filter: Omit<EntryFilter, 'q' | 'limit' | 'cursor'>
     (!filter.to || entry.entry_date <= filter.to) &&
     (!filter.hasPhotos || entry.photos.length > 0) &&
     tags.every((tag) => entry.foldedTags.includes(tag));
-}
-
-/** An entry's text as search reads it: folded, whitespace as single spaces. */
-export function searchableText(entry: { title: string | null; content: string; tags: readonly string[] }): string {
-  // Folding first: it can make a space of its own ("¨" is a space and a mark).
-  return foldText([entry.title ?? '', entry.content, ...entry.tags].join('\n')).replace(/\s+/g, ' ');
 }
 
 /** Where a page ends: the last entry's place in the list order, opaque to clients. */

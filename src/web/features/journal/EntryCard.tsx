@@ -10,6 +10,7 @@ import { formatEntryDay, formatShortDay, localMoment } from './dates';
 import { DeleteEntryDialog, PhotoLightbox } from './dialogs';
 import { EntryEditor } from './EntryEditor';
 import { photoAlt } from './photo-rules';
+import { PhotoImg } from './photo-src';
 
 const iconButton =
   'flex size-9 items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-ink';
@@ -105,7 +106,7 @@ export const EntryCard = memo(function EntryCard({ entry, timeZone }: { entry: J
                     aria-label={`Open photo ${index + 1} of ${entry.photos.length}`}
                     className="block aspect-square w-full overflow-hidden rounded-xl bg-stone-100"
                   >
-                    <img
+                    <PhotoImg
                       src={photo.thumbnail_url}
                       alt={photoAlt(index, entry.photos.length, day)}
                       loading="lazy"

@@ -3,12 +3,11 @@ import { History } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import type { JournalEntry } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
-import { apiRequest } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { yearIn } from './dates';
 import { EntryCard } from './EntryCard';
 import { Modal } from './dialogs';
-import type { ProfileSummary } from './journal-api';
+import { fetchOnThisDay, type ProfileSummary } from './journal-api';
 import { journalKeys } from './queries';
 
 const copy = messages.onThisDay;
@@ -17,8 +16,7 @@ const copy = messages.onThisDay;
 export function useOnThisDay() {
   return useQuery({
     queryKey: journalKeys.onThisDay,
-    queryFn: ({ signal }) => apiRequest<{ entries: JournalEntry[] }>('GET', '/api/on-this-day', { signal }),
-    select: (data) => data.entries,
+    queryFn: ({ signal }) => fetchOnThisDay(signal),
     // The day changes at most once a day; lists are refreshed by the live journal.
     staleTime: 5 * 60 * 1000,
     // A card that adds to the page: an answer that will not change (4xx, such as no access) is not retried.

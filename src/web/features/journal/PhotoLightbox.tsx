@@ -4,6 +4,7 @@ import type { KeyboardEvent } from 'react';
 import type { EntryPhoto } from '../../../shared/journal';
 import { useReturnFocus } from '../../components/ui/return-focus';
 import { photoAlt } from './photo-rules';
+import { PhotoImg } from './photo-src';
 
 /**
  * One photo at a time, full size: ←/→ (and the buttons) step through, Escape closes,
@@ -63,7 +64,7 @@ export function PhotoLightbox(props: {
             )}
             <div className="flex min-w-0 flex-1 items-center justify-center">
               {photo && (
-                <img
+                <PhotoImg
                   key={photo.id}
                   src={photo.url}
                   alt={photoAlt(current, count, day)}

@@ -4,6 +4,7 @@ import { formatMegabytes, PHOTOS_PER_ENTRY_MAX } from '../../../shared/journal-r
 import { Alert } from '../../components/ui/Alert';
 import { buttonClasses } from '../../components/ui/Button';
 import { PHOTO_ACCEPT, selectPhotos, type PhotoRoom } from './photo-rules';
+import { PhotoImg } from './photo-src';
 
 /** A photo already on the entry, shown beside the new ones. */
 export interface KeptPhoto {
@@ -119,7 +120,7 @@ export function PhotoPicker(props: {
 function PhotoTile(props: { src: string | undefined; alt: string; removeLabel: string; onRemove: () => void; disabled?: boolean }) {
   return (
     <li className="relative aspect-square overflow-hidden rounded-lg border border-stone-200 bg-stone-100">
-      {props.src && <img src={props.src} alt={props.alt} className="size-full object-cover" />}
+      {props.src && <PhotoImg src={props.src} alt={props.alt} className="size-full object-cover" />}
       <button
         type="button"
         onClick={props.onRemove}

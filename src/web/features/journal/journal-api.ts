@@ -1,9 +1,10 @@
-import type { EntriesPage, JournalEntry, JournalStats } from '../../../shared/journal';
+import type { EntriesPage, JournalEntry, JournalStats, ServedEntriesPage, ServedEntry } from '../../../shared/journal';
 import type { ProfileResponse, SubscriptionResponse } from '../../../shared/profile';
 import { apiRequest } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { entriesPath, type SearchFilter } from './filters';
+import { entriesPath, isFilterActive, type SearchFilter } from './filters';
 import { postForm } from './http';
+import { isVaultJournal, setVaultJournal, vaultJournalCode } from './vault-mode';
 
 /** GET /api/subscription and the part of GET /api/profile the journal screen reads. */
 export type SubscriptionStatus = SubscriptionResponse;
@@ -17,12 +18,29 @@ export interface EntryDraft {
   tags: string;
 }
 
-export function fetchEntries(filter: SearchFilter, cursor: string | null, signal?: AbortSignal): Promise<EntriesPage> {
-  return apiRequest<EntriesPage>('GET', entriesPath(filter, cursor), { signal });
+// A Vault journal (vault-mode.ts) is opened, searched and written in this tab by its own code.
+const vault = () => vaultJournalCode.load();
+
+export async function fetchEntries(filter: SearchFilter, cursor: string | null, signal?: AbortSignal): Promise<EntriesPage> {
+  if (isVaultJournal()) return (await vault()).vaultEntries(filter, cursor, signal);
+  const page = await apiRequest<ServedEntriesPage>('GET', entriesPath(filter, cursor), { signal });
+  if (!page.vault) return page as EntriesPage;
+  setVaultJournal(true);
+  return (await vault()).vaultEntries(filter, cursor, signal, isFilterActive(filter) || cursor ? undefined : page);
 }
 
-export function fetchStats(signal?: AbortSignal): Promise<JournalStats> {
+export async function fetchStats(signal?: AbortSignal): Promise<JournalStats> {
+  if (isVaultJournal()) return (await vault()).vaultStats();
   return apiRequest<JournalStats>('GET', '/api/stats', { signal });
+}
+
+/** GET /api/on-this-day: the entries of today's month and day in earlier years, newest first. */
+export async function fetchOnThisDay(signal?: AbortSignal): Promise<JournalEntry[]> {
+  if (isVaultJournal()) return (await vault()).vaultOnThisDay();
+  const { entries } = await apiRequest<{ entries: ServedEntry[] }>('GET', '/api/on-this-day', { signal });
+  if (!entries.some((entry) => entry.content === null)) return entries as JournalEntry[];
+  setVaultJournal(true);
+  return (await vault()).vaultOnThisDay();
 }
 
 /** Null while the server has no such endpoint (404): the screen then shows nothing for it. */
@@ -47,7 +65,8 @@ export function fetchProfile(signal?: AbortSignal): Promise<ProfileSummary | nul
  * POST /api/entries. With photos it is one multipart request, so the entry and its photos are
  * saved together or not at all (a retry after a failure cannot leave a photo-less duplicate).
  */
-export function createEntry(draft: EntryDraft, photos: readonly File[]): Promise<JournalEntry> {
+export async function createEntry(draft: EntryDraft, photos: readonly File[]): Promise<JournalEntry> {
+  if (isVaultJournal()) return (await vault()).createVaultEntry(draft, photos);
   const title = draft.title.trim();
   const tags = draft.tags.trim();
   if (photos.length === 0) {
@@ -63,7 +82,8 @@ export function createEntry(draft: EntryDraft, photos: readonly File[]): Promise
   return postForm<JournalEntry>('/api/entries', form);
 }
 
-export function updateEntry(id: string, draft: EntryDraft): Promise<JournalEntry> {
+export async function updateEntry(id: string, draft: EntryDraft): Promise<JournalEntry> {
+  if (isVaultJournal()) return (await vault()).updateVaultEntry(id, draft);
   return apiRequest<JournalEntry>('PATCH', `/api/entries/${encodeURIComponent(id)}`, {
     body: { content: draft.content, title: draft.title.trim() || null, tags: draft.tags },
   });
@@ -71,10 +91,12 @@ export function updateEntry(id: string, draft: EntryDraft): Promise<JournalEntry
 
 export async function deleteEntry(id: string): Promise<void> {
   await apiRequest('DELETE', `/api/entries/${encodeURIComponent(id)}`);
+  if (isVaultJournal()) (await vault()).forgetEntry(id);
 }
 
 /** POST /api/entries/:id/photos (multipart); answers with the entry as it now is. */
-export function addPhotos(entryId: string, photos: readonly File[]): Promise<JournalEntry> {
+export async function addPhotos(entryId: string, photos: readonly File[]): Promise<JournalEntry> {
+  if (isVaultJournal()) return (await vault()).addVaultPhotos(entryId, photos);
   const form = new FormData();
   for (const photo of photos) form.append('photos', photo, photo.name);
   return postForm<JournalEntry>(`/api/entries/${encodeURIComponent(entryId)}/photos`, form);
@@ -82,4 +104,5 @@ export function addPhotos(entryId: string, photos: readonly File[]): Promise<Jou
 
 export async function deletePhoto(entryId: string, photoId: string): Promise<void> {
   await apiRequest('DELETE', `/api/entries/${encodeURIComponent(entryId)}/photos/${encodeURIComponent(photoId)}`);
+  if (isVaultJournal()) (await vault()).forgetPhoto(entryId, photoId);
 }

@@ -14,6 +14,7 @@ import type { EntriesPage, JournalEntry } from '../../../shared/journal';
 import { ApiError } from '../../api/errors';
 import type { SearchFilter } from './filters';
 import * as api from './journal-api';
+import { markVaultJournalStale } from './vault-mode';
 
 /** Every query key the journal uses, in one place. */
 export const journalKeys = {
@@ -105,6 +106,8 @@ export function useLoadedProfile() {
 
 /** After any change to entries: the lists and the statistics are refetched. */
 export function invalidateJournal(queryClient: QueryClient): Promise<void> {
+  // A Vault journal opened in this tab reads what changed before the lists are read again.
+  markVaultJournalStale();
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: journalKeys.entries }),
     queryClient.invalidateQueries({ queryKey: journalKeys.stats }),

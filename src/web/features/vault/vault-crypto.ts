@@ -143,6 +143,23 @@ export async function sealSegment(publicKey: Uint8Array, segment: VaultSegment):
   return toBase64(sodium, sodium.crypto_box_seal(sodium.from_string(JSON.stringify(segment)), publicKey));
 }
 
+/** Seals a short text (a photo's file name) in the browser: base64 of the sealed box. */
+export async function sealText(publicKey: Uint8Array, text: string): Promise<string> {
+  const sodium = await loadSodium();
+  return toBase64(sodium, sodium.crypto_box_seal(sodium.from_string(text), publicKey));
+}
+
+/** Seals a file's bytes (a photo, its thumbnail) as the server stores a vault file: the magic, then a sealed box. */
+export async function sealFile(publicKey: Uint8Array, plain: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  const sodium = await loadSodium();
+  const magic = new TextEncoder().encode(VAULT_FILE_MAGIC);
+  const box = sodium.crypto_box_seal(plain, publicKey);
+  const stored = new Uint8Array(magic.length + box.length);
+  stored.set(magic);
+  stored.set(box, magic.length);
+  return stored;
+}
+
 /** Forgets the private key: its bytes are overwritten. */
 export async function wipeKeys(keys: VaultKeys): Promise<void> {
   (await loadSodium()).memzero(keys.privateKey);

@@ -1,7 +1,8 @@
-import { ContactRound, Download, LogOut, MessageSquareText, Settings } from 'lucide-react';
+import { ContactRound, Download, Lock, LogOut, MessageSquareText, Settings } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { messages } from '../../../shared/messages';
+import { vaultMessages } from '../../../shared/vault-messages';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -12,7 +13,9 @@ import {
 } from '../../components/ui/DropdownMenu';
 import { useAuth } from '../../features/auth/auth-context';
 import { useSignOut } from '../../features/auth/useSignOut';
+import { useVaultJournal } from '../../features/journal/vault-mode';
 import { saveJournalNumberContact, useJournalNumber } from '../../features/journal-number';
+import { lockVault } from '../../features/vault/key-store';
 import { ACCOUNT_MENU_LABEL, ACCOUNT_MENU_TRIGGER_CLASSES, AccountMenuFace } from './account-menu-trigger';
 
 export interface AccountMenuContentProps {
@@ -31,6 +34,7 @@ export function AccountMenuContent({ onExport, defaultOpen = false, focusTrigger
   const { user } = useAuth();
   const signOut = useSignOut();
   const journalNumber = useJournalNumber();
+  const vault = useVaultJournal();
   const trigger = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (focusTrigger && !defaultOpen) trigger.current?.focus();
@@ -67,6 +71,12 @@ export function AccountMenuContent({ onExport, defaultOpen = false, focusTrigger
           <Download aria-hidden="true" className="size-4" />
           Export
         </DropdownMenuItem>
+        {vault === 'unlocked' && (
+          <DropdownMenuItem onSelect={lockVault}>
+            <Lock aria-hidden="true" className="size-4" />
+            {vaultMessages.journal.lock}
+          </DropdownMenuItem>
+        )}
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => void signOut()} className="text-red-700 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-800">
           <LogOut aria-hidden="true" className="size-4" />

@@ -7,12 +7,16 @@ import { journalCopy } from '../../features/journal/copy';
 import { usePrefetchJournal, useSubscription } from '../../features/journal/queries';
 import { useSearchFilter } from '../../features/journal/useSearchFilter';
 import { subscriptionBanner } from '../../features/journal/subscription-banner';
+import { useVaultJournalPage } from '../../features/journal/vault-mode';
+import { VaultLockedPanel } from '../../features/journal/VaultLockedPanel';
 import { PageHead } from '../../seo/PageHead';
 import { JournalHeader } from './JournalHeader';
 
 export function JournalPage() {
   const [exportOpen, setExportOpen] = useState(false);
   const subscription = useSubscription();
+  // A Vault journal whose keys are not in this tab shows its unlock screen instead.
+  const vault = useVaultJournalPage();
   usePrefetchJournal(useSearchFilter()[0]);
   // Spec 4: without a running trial or subscription the journal gives way to the upgrade offer
   // (the export stays open to everyone). The journal shows once the answer is in, so a lapsed account
@@ -43,6 +47,8 @@ export function JournalPage() {
               <Spinner className="size-7" label={journalCopy.loading} />
               <p className="text-sm text-stone-500">{journalCopy.loading}</p>
             </div>
+          ) : vault === 'locked' ? (
+            <VaultLockedPanel />
           ) : (
             <JournalWorkspace exportOpen={exportOpen} onExportOpenChange={setExportOpen} />
           )}
