@@ -1,6 +1,7 @@
 import type { ExportFormat } from '../../../shared/journal';
 import { downloadFile } from '../../api/download';
 import { todayIso } from './dates';
+import { isVaultJournal, vaultJournalCode } from './vault-mode';
 
 export { fileNameFrom } from '../../api/download';
 
@@ -23,6 +24,8 @@ export function exportPath(request: ExportRequest): string {
 }
 
 /** Downloads the export with the session's token and saves it under the server's name. */
-export function downloadExport(request: ExportRequest): Promise<string> {
+export async function downloadExport(request: ExportRequest): Promise<string> {
+  // A Vault journal is exported in the browser, where it is unlocked (the server cannot read it).
+  if (isVaultJournal()) return (await vaultJournalCode.load()).exportInBrowser(request);
   return downloadFile(exportPath(request), { fileName: (serverName) => serverName ?? `journal-export-${todayIso()}.${request.format}` });
 }

@@ -34,6 +34,15 @@ export function openedPhotoUrl(markedUrl: string): Promise<string> {
   return opened;
 }
 
+/** The opened bytes of the photo behind a sealed link (an export made here). */
+export async function openedPhotoBytes(markedUrl: string): Promise<Uint8Array> {
+  const keys = vaultKeys();
+  if (!keys) throw new VaultLockedError();
+  const response = await fetch(markedUrl.slice(0, -SEALED_PHOTO_MARK.length));
+  if (!response.ok) throw new Error(`A sealed photo could not be fetched (${response.status})`);
+  return openFile(keys, new Uint8Array(await response.arrayBuffer()));
+}
+
 /** The opened photos' addresses go with the keys. */
 export function forgetOpenedPhotos(): void {
   for (const opened of openedUrls.values()) void opened.then((url) => URL.revokeObjectURL(url), () => undefined);

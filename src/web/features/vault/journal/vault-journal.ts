@@ -17,6 +17,7 @@ import { forgetOpenedPhotos } from './photos';
 
 export { VaultLockedError } from './locked';
 export { openedPhotoUrl } from './photos';
+export { exportInBrowser } from './export';
 export { addVaultPhotos, createVaultEntry, updateVaultEntry } from './write';
 
 // A Vault journal opened in this tab: the first page at once, then all of it, so search, filters,
@@ -158,13 +159,13 @@ export async function vaultEntries(filter: SearchFilter, cursor: string | null, 
 }
 
 /** The user's zone (where the journal's days are counted), asked once per unlock. */
-function zone(): Promise<string | undefined> {
+export function journalZone(): Promise<string | undefined> {
   profileZone ??= apiRequest<ProfileSummary | null>('GET', '/api/profile').then((profile) => profile?.timezone || undefined);
   return profileZone;
 }
 
 async function today(): Promise<string> {
-  return localMoment(new Date(), await zone())!.date;
+  return localMoment(new Date(), await journalZone())!.date;
 }
 
 /** GET /api/stats, counted here. */

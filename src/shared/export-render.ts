@@ -1,0 +1,145 @@
+import type { JournalEntry } from './journal';
+
+// The text exports (plain text, Markdown, JSON) as the server writes them (src/server/export/),
+// made from opened entries: a Vault journal is exported in the browser, where it is unlocked.
+
+export type ExportEntry = Omit<JournalEntry, 'photos'> & { photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>> };
+
+export interface ExportInput {
+  /** Newest day first; within a day, the latest written first. */
+  entries: readonly ExportEntry[];
+  timezone: string;
+  exportedAt: Date;
+  /** The export day in the user's timezone (YYYY-MM-DD). */
+  today: string;
+  from?: string;
+  to?: string;
+  photos: boolean;
+}
+
+const validZones = new Map<string, boolean>();
+function zoneOf(timeZone: string): string {
+  let valid = validZones.get(timeZone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    validZones.set(timeZone, valid);
+  }
+  return valid ? timeZone : 'UTC';
+}
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in a timezone. */
+export function localDay(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zoneOf(timeZone), year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** 'Sunday, November 22, 2026' for a YYYY-MM-DD day. */
+export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+
+/** '8:05 PM' in the user's timezone (12-hour, en-US). */
+export const formatTime = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: zoneOf(timeZone) }).format(new Date(iso));
+
+function zoneAbbreviation(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zoneOf(timeZone), timeZoneName: 'short' }).formatToParts(instant);
+  return parts.find((p) => p.type === 'timeZoneName')?.value ?? zoneOf(timeZone);
+}
+
+const exportedLabel = (input: ExportInput) =>
+  `Exported ${formatDay(input.today)} at ${formatTime(input.exportedAt.toISOString(), input.timezone)} ${zoneAbbreviation(input.exportedAt, input.timezone)}`;
+const zoneLabel = (timeZone: string) => `Times in ${zoneOf(timeZone)}`;
+const sourceLabel = (entry: ExportEntry) => (entry.source === 'sms' ? 'Text message' : 'Web');
+const entryCount = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+
+function rangeLabel(from?: string, to?: string): string {
+  if (from && to) return `From ${from} to ${to}`;
+  if (from) return `From ${from}`;
+  if (to) return `Up to ${to}`;
+  return 'All entries';
+}
+
+function entryMeta(entry: ExportEntry, timeZone: string): string {
+  const writtenOn = localDay(new Date(entry.created_at), timeZone);
+  const time = formatTime(entry.created_at, timeZone);
+  return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`} · ${sourceLabel(entry)}`;
+}
+
+/** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in the user's timezone, with its offset. */
+export function isoInZone(iso: string, timeZone: string): string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zoneOf(timeZone),
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'longOffset',
+  });
+  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName!.replace('GMT', '');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}
+
+/** Plain text: a header, then each entry under its date, separated by a rule. */
+export function renderText(input: ExportInput): string {
+  const lines = ['JOURNAL', `${exportedLabel(input)} · ${entryCount(input.entries.length)} · ${rangeLabel(input.from, input.to)}`, zoneLabel(input.timezone), ''];
+  for (const entry of input.entries) {
+    lines.push('='.repeat(60), `${formatDay(entry.entry_date)} · ${entryMeta(entry, input.timezone)}`);
+    if (entry.title) lines.push(entry.title);
+    if (entry.tags.length) lines.push(`Tags: ${entry.tags.join(', ')}`);
+    lines.push('');
+    if (entry.content) lines.push(entry.content, '');
+    if (input.photos && entry.photos.length) lines.push(`Photos: ${entry.photos.map((p) => p.file_name).join(', ')}`, '');
+  }
+  return lines.join('\n');
+}
+
+// Keep journal text from turning into headings or lists when it starts a line with markup.
+const escapeLineStarts = (text: string) => text.replace(/^([#>*+-]|\d+\.)(\s)/gm, '\\$1$2');
+
+/** Markdown: a level-2 heading per entry (its date and title). */
+export function renderMarkdown(input: ExportInput): string {
+  const parts = [`# Journal`, '', `*${exportedLabel(input)} · ${entryCount(input.entries.length)} · ${rangeLabel(input.from, input.to)}*  `, `*${zoneLabel(input.timezone)}*`, ''];
+  for (const entry of input.entries) {
+    parts.push(`## ${formatDay(entry.entry_date)}${entry.title ? ` — ${entry.title}` : ''}`, '');
+    parts.push(`*${entryMeta(entry, input.timezone)}*`, '');
+    if (entry.tags.length) parts.push(`Tags: ${entry.tags.map((t) => `\`${t.replace(/`/g, "'")}\``).join(', ')}`, '');
+    if (entry.content) parts.push(escapeLineStarts(entry.content).replace(/([^\n])\n(?!\n)/g, '$1  \n'), '');
+    if (input.photos && entry.photos.length) parts.push(`Photos: ${entry.photos.map((p) => p.file_name).join(', ')}`, '');
+  }
+  return parts.join('\n');
+}
+
+/** JSON: `{exported_at, timezone, entries: [...]}`, each entry as the API shows it, with its times in the user's zone too. */
+export function renderJson(input: ExportInput): string {
+  return JSON.stringify(
+    {
+      exported_at: input.exportedAt.toISOString(),
+      timezone: input.timezone,
+      entries: input.entries.map(({ photos, ...entry }) => ({
+        id: entry.id,
+        title: entry.title,
+        content: entry.content,
+        source: entry.source,
+        entry_date: entry.entry_date,
+        created_at: entry.created_at,
+        updated_at: entry.updated_at,
+        tags: entry.tags,
+        word_count: entry.word_count,
+        time_zone: entry.time_zone ?? null,
+        created_at_local: isoInZone(entry.created_at, input.timezone),
+        updated_at_local: isoInZone(entry.updated_at, input.timezone),
+        ...(input.photos && { photos: photos.map((p) => ({ file_name: p.file_name, file_size: Number(p.file_size), mime_type: p.mime_type })) }),
+      })),
+    },
+    null,
+    2,
+  );
+}

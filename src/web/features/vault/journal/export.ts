@@ -1,0 +1,100 @@
+import { zipSync, type Zippable } from 'fflate';
+import { md5 } from 'js-md5';
+import { renderJson, renderMarkdown, renderText, localDay, type ExportInput } from '../../../../shared/export-render';
+import type { JournalEntry } from '../../../../shared/journal';
+import { messages } from '../../../../shared/messages';
+import { vaultMessages } from '../../../../shared/vault-messages';
+import { saveBlob } from '../../../api/download';
+import { ApiError } from '../../../api/errors';
+import type { ExportRequest } from '../../journal/export-download';
+import { SEALED_PHOTO_MARK } from '../../journal/photo-src';
+import { openedPhotoBytes } from './photos';
+import { journalZone, wholeVaultJournal } from './vault-journal';
+
+// A Vault journal's export, made here where it is unlocked (the server answers 409 for it): the
+// same files the server writes for other journals.
+
+const TEXT_FORMATS = {
+  txt: { type: 'text/plain;charset=utf-8', render: renderText },
+  md: { type: 'text/markdown;charset=utf-8', render: renderMarkdown },
+  json: { type: 'application/json;charset=utf-8', render: renderJson },
+} as const;
+
+/** Day One's identifiers are 32 upper-case hex digits; ours are UUIDs, the same digits. */
+const dayOneId = (uuid: string) => uuid.replace(/-/g, '').toUpperCase();
+const dayOneDate = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const escapeMarkdown = (text: string) => text.replace(/[!-/:-@[-`{-~]/g, '\\$&');
+const photoType = (mimeType: string) => ({ 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' })[mimeType] ?? 'jpeg';
+
+interface ZippedPhoto {
+  md5: string;
+  type: string;
+  size: number;
+}
+
+/** Journal.json as the server's ZIP has it (src/server/export/zip/day-one-json.ts): Day One's format, plus what Jotline needs back. */
+function journalJson(entries: readonly JournalEntry[], accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>): string {
+  const ordered = [...entries].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  return JSON.stringify(
+    {
+      metadata: { version: '1.0' },
+      entries: ordered.map((entry) => {
+        const photos = entry.photos.filter((p) => zipped.has(p.id));
+        const text = [entry.title === null ? null : `# ${escapeMarkdown(entry.title)}`, entry.content ? escapeMarkdown(entry.content) : null];
+        if (photos.length) text.push(photos.map((p) => `![](dayone-moment://${dayOneId(p.id)})`).join('\n'));
+        return {
+          uuid: dayOneId(entry.id),
+          creationDate: dayOneDate(entry.created_at),
+          modifiedDate: dayOneDate(entry.updated_at),
+          timeZone: entry.time_zone ?? accountZone,
+          starred: entry.tags.some((t) => t.toLowerCase() === 'starred'),
+          text: text.filter((p) => p !== null).join('\n\n'),
+          tags: entry.tags,
+          ...(photos.length && {
+            photos: photos.map((photo, order) => {
+              const file = zipped.get(photo.id)!;
+              return { identifier: dayOneId(photo.id), md5: file.md5, type: file.type, orderInEntry: order, fileSize: file.size, filename: photo.file_name, date: dayOneDate(entry.created_at) };
+            }),
+          }),
+          jotline: { id: entry.id, entry_date: entry.entry_date, source: entry.source, created_at: entry.created_at, updated_at: entry.updated_at },
+        };
+      }),
+    },
+    null,
+    2,
+  );
+}
+
+/** The ZIP: photos/MD5.TYPE (opened here, one at a time) and Journal.json naming them. */
+async function zipOf(entries: readonly JournalEntry[], input: ExportInput): Promise<Blob> {
+  const files: Zippable = {};
+  const zipped = new Map<string, ZippedPhoto>();
+  for (const entry of entries) {
+    for (const photo of entry.photos) {
+      const url = photo.url.endsWith(SEALED_PHOTO_MARK) ? photo.url : null;
+      const bytes = url ? await openedPhotoBytes(url).catch(() => null) : await fetch(photo.url).then((r) => (r.ok ? r.arrayBuffer().then((b) => new Uint8Array(b)) : null), () => null);
+      // A photo that cannot be read is left out of the ZIP and of Journal.json, as on the server.
+      if (!bytes) continue;
+      const file = { md5: md5(bytes), type: photoType(photo.mime_type), size: bytes.length };
+      zipped.set(photo.id, file);
+      // Photos are compressed already.
+      files[`photos/${file.md5}.${file.type}`] = [bytes, { level: 0 }];
+    }
+  }
+  files['Journal.json'] = new TextEncoder().encode(journalJson(entries, input.timezone, zipped));
+  return new Blob([zipSync(files, { level: 6 })], { type: 'application/zip' });
+}
+
+/** Exports the opened journal (or the days from..to) as one file, saved from the browser; answers its name. */
+export async function exportInBrowser(request: ExportRequest): Promise<string> {
+  const entries = (await wholeVaultJournal()).filter((e) => (!request.from || e.entry_date >= request.from) && (!request.to || e.entry_date <= request.to));
+  if (entries.length === 0) throw new ApiError(400, 'INVALID_INPUT', request.from || request.to ? messages.entries.exportEmptyRange : messages.entries.exportEmpty);
+  const timezone = (await journalZone()) ?? 'UTC';
+  const exportedAt = new Date();
+  const input: ExportInput = { entries, timezone, exportedAt, today: localDay(exportedAt, timezone), from: request.from || undefined, to: request.to || undefined, photos: request.photos };
+  const fileName = `journal-export-${input.today}.${request.format}`;
+  if (request.format === 'pdf') throw new ApiError(501, 'NOT_IMPLEMENTED', vaultMessages.journal.pdfNotYet);
+  const blob = request.format === 'zip' ? await zipOf(entries, input) : new Blob([TEXT_FORMATS[request.format].render(input)], { type: TEXT_FORMATS[request.format].type });
+  saveBlob(blob, fileName);
+  return fileName;
+}
