@@ -178,7 +178,14 @@ async function main() {
   console.log(`Inputs generated in ${((performance.now() - generated) / 1000).toFixed(1)} s (fixed seed)`);
   console.log(`Other requests: GET /api/entries (another user's first page, 3,650 entries) at ${RATE}/s over ${CONNECTIONS} connections\n`);
 
+  // The load generator's own share: the same steady requests to bare node:http answering fixed JSON.
+  const bare = await forkChild(import.meta.filename, 'baseline', {});
   const rows = [];
+  try {
+    rows.push({ label: 'bare node:http, fixed JSON (no app, no import)', other: await otherRequests(bare.url, '', new Promise((resolve) => setTimeout(resolve, BASELINE_S * 1000))) });
+  } finally {
+    await bare.stop();
+  }
   for (const kind of benchDatabases) {
     if (kind === 'sqlite') rows.push(...(await measureOn('SQLite', null, inputs)));
     if (kind === 'postgres') {
@@ -214,4 +221,10 @@ async function main() {
 }
 
 if (process.argv[2] === 'app') await serveApp(JSON.parse(process.argv[3]));
-else await main();
+else if (process.argv[2] === 'baseline') {
+  const { createServer } = await import('node:http');
+  const { listening } = await import('./support.mjs');
+  const port = await listening(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"entries":[],"nextCursor":null}')));
+  process.once('SIGINT', () => process.exit(0));
+  process.send({ port });
+} else await main();
