@@ -63,6 +63,7 @@ export async function seedJournal(app: FastifyInstance, days: number): Promise<{
       source: i % 3 === 0 ? 'sms' : 'web',
       sms_part: 0,
       sealed: null,
+      time_zone: null,
       entry_date: day,
       word_count: countWords(content),
       created_at: at,

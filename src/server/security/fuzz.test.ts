@@ -67,6 +67,14 @@ const body = fc.oneof(
   { arbitrary: fc.constantFrom('{', '{"content":', '[]]', 'null', '"', '\u0000', 'a=b&c', '{"__proto__":{"isAdmin":true}}').map((raw) => ({ raw })), weight: 1 },
 );
 const query = fc.dictionary(fc.constantFrom(...FIELDS, 'ticket', 'verification_token', 'cursor', 'page'), edgeString, { maxKeys: 4 });
+/** A path segment as a client may send it: a lone surrogate becomes the bytes no UTF-8 decoder accepts. */
+const pathSegment = (text: string) => {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return '%ED%A0%80';
+  }
+};
 const pathParam = fc.oneof(fc.uuid(), edgeString.filter((s) => s.length > 0 && s.length < 300), fc.constantFrom('REAL_ENTRY'));
 
 let t: TestApp;
@@ -96,7 +104,7 @@ async function fuzzRoute(route: RegisteredRoute) {
   await fc.assert(
     fc.asyncProperty(body, query, pathParam, pathParam, fc.boolean(), async (payload, params, id, photoId, signedIn) => {
       const url =
-        route.url.replace(':id', encodeURIComponent(id === 'REAL_ENTRY' ? entry.id : id)).replace(':photoId', encodeURIComponent(photoId)).replace('*', 'fuzz/page') +
+        route.url.replace(':id', pathSegment(id === 'REAL_ENTRY' ? entry.id : id)).replace(':photoId', pathSegment(photoId)).replace('*', 'fuzz/page') +
         (Object.keys(params).length ? `?${new URLSearchParams(params as Record<string, string>)}` : '');
       const withBody = route.method !== 'GET';
       const headers: Record<string, string> = { ...(signedIn && token ? bearer(token) : {}) };
