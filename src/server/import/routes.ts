@@ -1,5 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { currentUser, requireUser } from '../auth/authenticate';
 import { refuseForVault } from '../vault/guards';
 import { setImportLog, stopImports } from './runner';
@@ -22,8 +24,11 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
+const importParams = z.object({ id: z.string().min(1).max(100) });
+
 /** GET /api/imports/:id → {status, total, imported, skipped, photos_imported, photos_skipped, reasons, error}. */
-export async function importStatusRoutes(app: FastifyInstance): Promise<void> {
+export async function importStatusRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireUser);
-  app.get<{ Params: { id: string } }>('/:id', async (request) => importStatus(app.ctx, currentUser(request).id, request.params.id));
+  app.get('/:id', { schema: { params: importParams } }, async (request) => importStatus(app.ctx, currentUser(request).id, request.params.id));
 }
