@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages, titled } from '../../shared/messages';
 import { jobDefinitions } from '../jobs/definitions';
 import { sendDueMessages } from '../sms/outbound';
 import { type FakeTwilio, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../sms/test-support';
+import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, signUpBody, uniqueIp, uniquePhone } from '../test/factories';
 
 const MINUTE = 60_000;
@@ -59,6 +60,19 @@ describe('verification texts we pay for', () => {
     expect((await signUp()).status).toBe(200);
     t.clock.advance(DAY);
     expect((await signUp({}, ip)).status).toBe(200);
+  });
+});
+
+describe('verification texts on the simulator (development)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('cost nothing, so the daily allowances of a number and a client address do not apply', async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 12; i++) expect((await apiClient(t, ip).post('/api/auth/signup', signUpBody())).status).toBe(200);
   });
 });
 
