@@ -39,7 +39,7 @@ declare module 'fastify' {
   }
 }
 
-export interface BuildOptions extends ContextOptions {
+interface BuildOptions extends ContextOptions {
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
   /** Where log lines go instead of stdout (tests read them). */

@@ -184,7 +184,7 @@ function toConfig(e: z.infer<typeof envSchema>) {
 }
 
 /** `s3://bucket` or `s3://bucket/prefix`: the bucket and the key prefix ('' or ending in '/'). */
-export function parseS3Url(url: string): { bucket: string; prefix: string } | null {
+function parseS3Url(url: string): { bucket: string; prefix: string } | null {
   const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
   if (!match) return null;
   const bucket = match[1]!;

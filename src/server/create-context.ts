@@ -22,7 +22,7 @@ export interface ContextOptions {
   clock?: Clock;
 }
 
-export interface OpenedContext {
+interface OpenedContext {
   ctx: AppContext;
   /** The database handle the context reads and writes. */
   database: DatabaseHandle;

@@ -16,7 +16,7 @@ export const ErrorCode = {
   UNAVAILABLE: 503,
 } as const;
 
-export type ErrorCodeName = keyof typeof ErrorCode;
+type ErrorCodeName = keyof typeof ErrorCode;
 
 export class AppError extends Error {
   readonly code: ErrorCodeName;

@@ -3,7 +3,7 @@ import type { Config } from './config';
 import { releaseUnfinishedSends } from './sms/sends-in-flight';
 
 /** How long in-flight requests, jobs and sends get to finish after SIGTERM (container runtimes wait 30 s). */
-export const SHUTDOWN_GRACE_MS = 20_000;
+const SHUTDOWN_GRACE_MS = 20_000;
 
 /**
  * Builds the app and listens. On SIGTERM or SIGINT it drains: stops accepting connections, ends

@@ -11,7 +11,7 @@ export interface RateLimit {
 }
 
 /** Hits older than this are deleted; no window may be longer. */
-export const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000;
+const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The stored key: a readable scope and a hash of the subject, so the table never holds

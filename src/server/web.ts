@@ -8,7 +8,7 @@ import { preferredEncoding, varyOnEncoding, type ContentEncoding } from './compr
 import { devPageOpen } from './dev/index';
 
 /** Where `npm run build` puts the web app. */
-export const WEB_DIST = resolve('dist/web');
+const WEB_DIST = resolve('dist/web');
 
 const API_PREFIXES = ['/api/', '/webhooks/', '/media/', '/healthz'];
 

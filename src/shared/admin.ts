@@ -3,17 +3,16 @@ import { z } from 'zod';
 // The admin API's shapes, constants and strings, shared by the server and the admin pages.
 
 export const ADMIN_PAGE_SIZE = 50;
-export const ADMIN_PAGE_SIZE_MAX = 100;
+const ADMIN_PAGE_SIZE_MAX = 100;
 export const ADMIN_TEST_RESULTS = 20;
 export const SMS_STATS_WINDOW_HOURS = 24;
 export const CONVERSION_WINDOW_DAYS = 30;
-export const ENDING_SOON_DAYS = 3;
 export const LONG_TEST_REPEATS = 50;
 export const OVERSIZED_TEST_LENGTH = 15_000;
 export const CARD_PREVIEW_LENGTH = 80;
 export const RESULT_PREVIEW_LENGTH = 100;
 /** Longest test text the server accepts (the oversized test is 15,000). */
-export const SMS_TEST_MAX_LENGTH = 20_000;
+const SMS_TEST_MAX_LENGTH = 20_000;
 /** Metrics are cached per period for this long; refresh-cache clears them. */
 export const METRICS_CACHE_MS = 60_000;
 

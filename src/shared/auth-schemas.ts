@@ -18,7 +18,7 @@ export const OFFERED_TIMEZONES = [
 export const DEFAULT_TIMEZONE = 'America/New_York';
 
 /** Passwords longer than this are refused before hashing. */
-export const PASSWORD_MAX_LENGTH = 256;
+const PASSWORD_MAX_LENGTH = 256;
 
 /** True when the text contains a script fragment the spec refuses (one rule for browser and server). */
 export function isSuspiciousInput(value: unknown): boolean {
@@ -53,7 +53,7 @@ const emailAddress = (required: string) =>
     .pipe(z.email({ error: messages.signIn.invalidEmail }));
 
 /** Sign-up password: 8 or more characters with an upper-case letter, a lower-case letter and a digit. */
-export const signUpPasswordSchema = z
+const signUpPasswordSchema = z
   .string({ error: messages.signUp.weakPassword })
   .min(SIGNUP_PASSWORD_MIN_LENGTH, messages.signUp.weakPassword)
   .max(PASSWORD_MAX_LENGTH, messages.auth.passwordTooLong)
@@ -62,7 +62,7 @@ export const signUpPasswordSchema = z
   .regex(/\d/, messages.signUp.weakPassword);
 
 /** A new password set after recovery or from settings: 6 or more characters. */
-export const newPasswordSchema = z
+const newPasswordSchema = z
   .string({ error: messages.reset.tooShort })
   .min(RESET_PASSWORD_MIN_LENGTH, messages.reset.tooShort)
   .max(PASSWORD_MAX_LENGTH, messages.auth.passwordTooLong);
@@ -102,14 +102,12 @@ export const signUpSchema = z.object({
     }),
 });
 export type SignUpInput = z.input<typeof signUpSchema>;
-export type SignUpValues = z.output<typeof signUpSchema>;
 
 /** The sign-in form's rules. */
 export const signInSchema = z.object({
   email: emailAddress(messages.signIn.emailRequired),
   password: z.string({ error: messages.signIn.passwordRequired }).min(1, messages.signIn.passwordRequired).max(PASSWORD_MAX_LENGTH, messages.signIn.invalidLoginCredentials),
 });
-export type SignInValues = z.output<typeof signInSchema>;
 
 /** POST /api/auth/signup (the wire shape; the rules are signUpSchema's). */
 export const signUpRequestSchema = z.object({
@@ -143,7 +141,6 @@ export const tokenRequestSchema = z.discriminatedUnion(
   ],
   { error: messages.auth.unsupportedGrant },
 );
-export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
 /** POST /api/auth/verify-phone and GET /api/auth/verification-events. */
 export const verificationTokenSchema = z.object({

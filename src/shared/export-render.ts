@@ -3,7 +3,7 @@ import type { JournalEntry } from './journal';
 // The text exports (plain text, Markdown, JSON) as the server writes them (src/server/export/),
 // made from opened entries: a Vault journal is exported in the browser, where it is unlocked.
 
-export type ExportEntry = Omit<JournalEntry, 'photos'> & { photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>> };
+type ExportEntry = Omit<JournalEntry, 'photos'> & { photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>> };
 
 export interface ExportInput {
   /** Newest day first; within a day, the latest written first. */

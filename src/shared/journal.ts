@@ -17,9 +17,9 @@ import { vaultMessages } from './vault-messages';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** One sealed segment, as base64: an entry's 10,000 characters at 4 UTF-8 bytes each, its title and tags, and the box. */
-export const SEALED_SEGMENT_MAX_CHARS = 64_000;
+const SEALED_SEGMENT_MAX_CHARS = 64_000;
 /** Segments one web write sends (the browser writes one; imports may send a few). */
-export const SEALED_SEGMENTS_PER_WRITE = 20;
+const SEALED_SEGMENTS_PER_WRITE = 20;
 
 export * from './journal-rules';
 
@@ -38,7 +38,7 @@ const sealedSegments = oneOrMore.pipe(z.array(z.string().max(SEALED_SEGMENT_MAX_
  * (each thumbnail), and these fields, in the same order: each photo's sealed name and its type.
  */
 export const SEALED_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
-export const sealedPhotoFields = {
+const sealedPhotoFields = {
   photo_names: oneOrMore.pipe(z.array(z.string().min(1).max(1_000).regex(BASE64, vaultMessages.errors.sealedPhotoInvalid)).max(PHOTOS_PER_ENTRY_MAX)).optional(),
   photo_types: oneOrMore.pipe(z.array(z.enum(SEALED_PHOTO_TYPES, vaultMessages.errors.sealedPhotoInvalid)).max(PHOTOS_PER_ENTRY_MAX)).optional(),
 };

@@ -40,8 +40,8 @@ export function formatUsd(cents: number): string {
 export const YEARLY_PRICE_IF_MONTHLY_CENTS = PLANS.monthly.priceCents * 12;
 
 /** What the yearly plan saves against twelve monthly payments: $21.89, 30%. */
-export const YEARLY_SAVINGS_CENTS = YEARLY_PRICE_IF_MONTHLY_CENTS - PLANS.yearly.priceCents;
-export const YEARLY_SAVINGS_PERCENT = Math.round((YEARLY_SAVINGS_CENTS / YEARLY_PRICE_IF_MONTHLY_CENTS) * 100);
+const YEARLY_SAVINGS_CENTS = YEARLY_PRICE_IF_MONTHLY_CENTS - PLANS.yearly.priceCents;
+const YEARLY_SAVINGS_PERCENT = Math.round((YEARLY_SAVINGS_CENTS / YEARLY_PRICE_IF_MONTHLY_CENTS) * 100);
 export const YEARLY_SAVINGS_LABEL = `Save ${formatUsd(YEARLY_SAVINGS_CENTS)} (${YEARLY_SAVINGS_PERCENT}%)`;
 
 /**
@@ -49,7 +49,7 @@ export const YEARLY_SAVINGS_LABEL = `Save ${formatUsd(YEARLY_SAVINGS_CENTS)} (${
  * more allows for the two clocks differing. A trial ending sooner is not carried: the first charge
  * is at checkout.
  */
-export const TRIAL_CARRY_MIN_MS = 49 * 60 * 60 * 1000;
+const TRIAL_CARRY_MIN_MS = 49 * 60 * 60 * 1000;
 
 /**
  * When a subscription taken out now is first charged: at the end of the free trial while enough of

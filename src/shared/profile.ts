@@ -5,7 +5,7 @@ import { canonicalTimezone, OFFERED_TIMEZONES } from './auth-schemas';
 export const REMINDER_MINUTES = [0, 15, 30, 45] as const;
 
 /** 24-hour HH:MM on a quarter hour. */
-export const reminderTimeSchema = z
+const reminderTimeSchema = z
   .string()
   .regex(/^([01]\d|2[0-3]):(00|15|30|45)$/, 'Reminder time must be a quarter hour, written as HH:MM');
 

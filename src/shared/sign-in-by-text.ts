@@ -6,7 +6,6 @@ export const signInLinkRequestSchema = z.object({
   /** Any common US format; becomes +1 and ten digits. */
   phoneNumber: signUpSchema.shape.phoneNumber,
 });
-export type SignInLinkRequest = z.input<typeof signInLinkRequestSchema>;
 
 /** The answer, the same whether or not the number has an account (no enumeration). */
 export type SignInLinkResult = Record<string, never>;

@@ -5,7 +5,7 @@ import { EMAIL_MAX_LENGTH, SIGNUP_PASSWORD_MIN_LENGTH } from './limits';
  */
 
 /** Fragments that mark an input as an injection attempt (spec 5: sign-in and sign-up). */
-export const SUSPICIOUS_INPUT_PATTERN =
+const SUSPICIOUS_INPUT_PATTERN =
   /<\s*script|javascript:|vbscript:|onload\s*=|onerror\s*=|eval\s*\(|expression\s*\(|<\s*iframe|<\s*object|<\s*embed/i;
 
 export function isSuspiciousInput(value: string): boolean {

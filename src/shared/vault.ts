@@ -3,7 +3,7 @@
 
 /** off: no vault. sealing: on, the existing journal being sealed. on: every entry sealed. unsealing: being turned off. */
 export const VAULT_STATES = ['off', 'sealing', 'on', 'unsealing'] as const;
-export type VaultState = (typeof VAULT_STATES)[number];
+type VaultState = (typeof VAULT_STATES)[number];
 
 /** GET /api/vault, and the answer of every call that changes the vault. */
 export interface VaultView {

@@ -12,7 +12,7 @@ import { SignUpPage } from './pages/sign-up/SignUpPage';
 import { StaticHeadTags } from './seo/HeadTags';
 import { HeadCollectorContext, type HeadCollector } from './seo/PageHead';
 
-export interface PrerenderedPage {
+interface PrerenderedPage {
   /** Path under dist/web. */
   file: string;
   /** Tags for <head>: title, description, canonical, share image, robots. */
@@ -65,7 +65,7 @@ const pages: PageToRender[] = [
 ];
 
 /** Renders one page; its <PageHead> hands its metadata to the collector instead of rendering it in the body. */
-export function prerenderPage(path: string, element: ReactElement, options: { runsApp?: boolean; file?: string } = {}): PrerenderedPage {
+function prerenderPage(path: string, element: ReactElement, options: { runsApp?: boolean; file?: string } = {}): PrerenderedPage {
   const collector: HeadCollector = {};
   const html = renderToString(
     <HeadCollectorContext value={collector}>

@@ -27,7 +27,7 @@ export async function countsOf(db: Db, userId: string, phone: string | null): Pr
   return { journalEntries: toCount(entries?.n), journalPhotos: toCount(photos?.n), smsMessages: toCount(sms?.n) };
 }
 
-export interface DeletionAudit {
+interface DeletionAudit {
   /** account_deleted (by the user) or admin_user_deleted. */
   eventType: string;
   /** Who asked: the admin, or null when users delete their own account (their id is gone after). */

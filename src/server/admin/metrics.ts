@@ -8,7 +8,7 @@ import { addDays, dayStart, isActiveTrial, isPaid, oneDecimal, percent, toCount,
  * Trial conversion: of the trials that resolved in the last 30 days (became paid, or ended unpaid),
  * the share that became paid.
  */
-export async function computeMetrics(ctx: AppContext, period: AdminPeriod): Promise<DashboardMetrics> {
+async function computeMetrics(ctx: AppContext, period: AdminPeriod): Promise<DashboardMetrics> {
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
   const days = ADMIN_PERIOD_DAYS[period];

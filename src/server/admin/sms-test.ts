@@ -21,7 +21,7 @@ import { INBOUND_TEXT_MAX, inboundTextLength, isOversizedText, refuseOversizedTe
 import { findProfileByPhone } from '../sms/repo';
 import { rehearse } from './rehearsal';
 
-export interface SmsTestInput {
+interface SmsTestInput {
   testType: SmsTestType;
   /** E.164. */
   phone: string;

@@ -8,7 +8,7 @@ import { countsOf, deleteAccount } from '../account-deletion/delete-account';
 import { lastFour } from './common';
 
 /** A UUID-shaped input is a user id; anything else is tried as an e-mail address, then as a US phone. */
-export async function findUserId(ctx: AppContext, q: string): Promise<string | undefined> {
+async function findUserId(ctx: AppContext, q: string): Promise<string | undefined> {
   if (isUuid(q)) {
     return (await ctx.db.selectFrom('users').select('id').where('id', '=', q.toLowerCase()).executeTakeFirst())?.id;
   }

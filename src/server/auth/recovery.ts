@@ -12,7 +12,7 @@ import { startSession, type SessionGrant } from './sessions';
 import { clearSignInLimits } from './sign-in-limits';
 
 /** The reset page the e-mail links to; it verifies the token with POST /api/auth/verify. */
-export function recoveryLink(ctx: AppContext, token: string): string {
+function recoveryLink(ctx: AppContext, token: string): string {
   return `${ctx.config.publicUrl}/reset-password?token_hash=${encodeURIComponent(token)}&type=recovery`;
 }
 

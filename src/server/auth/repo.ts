@@ -40,7 +40,7 @@ export async function isPhoneVerified(db: Db, userId: string): Promise<boolean> 
 }
 
 /** The three rows a new account starts with. */
-export interface NewAccountRows {
+interface NewAccountRows {
   user: Insertable<UsersTable>;
   profile: Insertable<ProfilesTable>;
   subscriber: Insertable<SubscribersTable>;

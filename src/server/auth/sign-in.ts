@@ -12,7 +12,7 @@ import { findUserByEmail } from './repo';
 import { startSession, type SessionGrant } from './sessions';
 import { clearSignInLimits, forgiveSignInAttempt, reserveSignInAttempt } from './sign-in-limits';
 
-export interface PasswordGrant {
+interface PasswordGrant {
   email?: string;
   password?: string;
 }

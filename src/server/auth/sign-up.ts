@@ -20,9 +20,9 @@ import { newClaimCode } from './phone-claims';
 import { emailExists, insertAccount, isUniqueViolation, phoneExists } from './repo';
 import { queueVerificationText, takePhoneAllowance, VERIFICATION_TEXT_LIMITS, verificationIpKey, verificationSendTime } from './verification-texts';
 
-export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
+type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
-export interface NewAccount {
+interface NewAccount {
   email: string;
   /** E.164 (+1 and ten digits). */
   phone: string;

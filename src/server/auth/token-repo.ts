@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import type { OneTimeTokenPurpose } from '../db/tables';
 
-export interface NewRefreshToken {
+interface NewRefreshToken {
   id: string;
   userId: string;
   tokenHash: string;
@@ -66,7 +66,7 @@ export async function revokeUserFamilies(db: Db, userId: string, now: string, ex
   await query.execute();
 }
 
-export interface NewOneTimeToken {
+interface NewOneTimeToken {
   id: string;
   userId: string;
   purpose: OneTimeTokenPurpose;

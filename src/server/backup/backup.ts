@@ -20,7 +20,7 @@ export function postgresBackupRecipe(file: string): string {
 
 export class BackupError extends Error {}
 
-export interface SqliteBackupResult {
+interface SqliteBackupResult {
   file: string;
   bytes: number;
 }

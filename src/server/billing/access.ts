@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import type { Subscriber } from '../db/tables';
 import { lazySync } from './sync';
 
-export interface AccessStatus {
+interface AccessStatus {
   subscribed: boolean;
   subscription_tier: string | null;
   subscription_end: string | null;

@@ -10,7 +10,7 @@ import { getAccessStatus } from './access';
 import { forgetLazySync, syncSubscription } from './sync';
 
 /** The billing customer of a user, created (once) with the user id in its metadata. */
-export async function ensureCustomer(ctx: AppContext, user: { id: string; email: string }): Promise<string> {
+async function ensureCustomer(ctx: AppContext, user: { id: string; email: string }): Promise<string> {
   const row = await ctx.db.selectFrom('subscribers').select(['id', 'provider_customer_id']).where('user_id', '=', user.id).executeTakeFirst();
   if (row?.provider_customer_id) return row.provider_customer_id;
   const customer = await ctx.billing.createCustomer({ email: user.email, userId: user.id });
@@ -81,7 +81,7 @@ export async function openPortal(ctx: AppContext, userId: string): Promise<{ url
 }
 
 /** Event types that can change a subscription. */
-export function isSubscriptionEvent(type: string): boolean {
+function isSubscriptionEvent(type: string): boolean {
   return (
     type.startsWith('customer.subscription.') ||
     type === 'checkout.session.completed' ||
@@ -91,7 +91,7 @@ export function isSubscriptionEvent(type: string): boolean {
   );
 }
 
-export type WebhookOutcome = 'processed' | 'duplicate' | 'ignored';
+type WebhookOutcome = 'processed' | 'duplicate' | 'ignored';
 
 /**
  * A verified webhook event: a redelivery is acknowledged and ignored; a subscription event

@@ -8,7 +8,7 @@ import type { ProviderSubscription } from '../providers/billing/types';
 const STATUS_RANK: Record<string, number> = { active: 0, trialing: 1, past_due: 2, unpaid: 3, paused: 4, incomplete: 5, canceled: 6, incomplete_expired: 7 };
 
 /** The subscription that decides access: the liveliest status, then the latest period end. */
-export function pickSubscription(subscriptions: ProviderSubscription[]): ProviderSubscription | undefined {
+function pickSubscription(subscriptions: ProviderSubscription[]): ProviderSubscription | undefined {
   return [...subscriptions].sort((a, b) => {
     const rank = (STATUS_RANK[a.status] ?? 9) - (STATUS_RANK[b.status] ?? 9);
     if (rank !== 0) return rank;
@@ -16,7 +16,7 @@ export function pickSubscription(subscriptions: ProviderSubscription[]): Provide
   })[0];
 }
 
-export function tierOf(ctx: AppContext, subscription: ProviderSubscription): 'monthly' | 'yearly' | null {
+function tierOf(ctx: AppContext, subscription: ProviderSubscription): 'monthly' | 'yearly' | null {
   const prices = planPrices(ctx.config);
   if (subscription.priceId === prices.monthly) return 'monthly';
   if (subscription.priceId === prices.yearly) return 'yearly';
@@ -26,7 +26,7 @@ export function tierOf(ctx: AppContext, subscription: ProviderSubscription): 'mo
 }
 
 /** Whether a provider subscription gives access now: active or trialing, or past due while still in the period. */
-export function isEntitled(subscription: ProviderSubscription, now: Date): boolean {
+function isEntitled(subscription: ProviderSubscription, now: Date): boolean {
   if (subscription.status === 'active' || subscription.status === 'trialing') return true;
   if (subscription.status === 'past_due') return !!subscription.currentPeriodEnd && subscription.currentPeriodEnd > now;
   return false;
@@ -62,7 +62,7 @@ async function findRow(ctx: AppContext, customerId: string): Promise<Subscriber 
   return ctx.db.selectFrom('subscribers').selectAll().where('provider_customer_id', '=', customerId).executeTakeFirst();
 }
 
-export interface SyncResult {
+interface SyncResult {
   /** The user whose row was written, if the customer is one of ours. */
   userId: string | null;
   subscribed: boolean;

@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { sqliteFileOf } from '../db/database';
 import { backupSqlite, BackupError, postgresBackupRecipe } from '../backup/backup';
 
-export const BACKUP_USAGE = 'Usage: jotline backup FILE   (a consistent copy of the SQLite database, taken while the service runs)';
+const BACKUP_USAGE = 'Usage: jotline backup FILE   (a consistent copy of the SQLite database, taken while the service runs)';
 
 /** `jotline backup FILE`: SQLite's online backup; for PostgreSQL, the pg_dump recipe (exit 1: nothing was copied). */
 export async function backupCommand(args: readonly string[]): Promise<void> {

@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { createContext } from '../create-context';
 import { KeyRotationError, rotateMasterKey, type RotationReport } from '../keys/rotate';
 
-export const KEYS_USAGE = 'Usage: jotline keys rotate   (reseal everything from MASTER_KEY_PREVIOUS under MASTER_KEY, while the service runs)';
+const KEYS_USAGE = 'Usage: jotline keys rotate   (reseal everything from MASTER_KEY_PREVIOUS under MASTER_KEY, while the service runs)';
 
 /** How often a running rotation says how far it got. */
 const PROGRESS_EVERY_USERS = 500;

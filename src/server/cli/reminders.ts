@@ -3,7 +3,7 @@ import { createContext } from '../create-context';
 import { isCalendarDay } from '../journal/dates';
 import { runReminderPass, type ReminderPassSummary } from '../reminders/service';
 
-export const TICK_USAGE = 'Usage: jotline reminders tick [--at 2026-11-22T20:00:00-05:00]';
+const TICK_USAGE = 'Usage: jotline reminders tick [--at 2026-11-22T20:00:00-05:00]';
 
 const INSTANT = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 

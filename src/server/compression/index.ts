@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** API answers smaller than this go out as they are: compressing them saves less than it costs. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export type ContentEncoding = 'br' | 'gzip';
 

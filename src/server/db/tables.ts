@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable, Updateable } from 'kysely';
 
 // Portable types for SQLite and PostgreSQL alike: ids are uuid text, timestamps are ISO-8601 UTC
 // text (they sort as strings), dates are YYYY-MM-DD text, booleans are 0/1 integers, JSON is text.
@@ -55,7 +55,7 @@ export interface RefreshTokensTable {
 
 export type OneTimeTokenPurpose = 'phone_verification' | 'sign_in_link' | 'recovery';
 
-export interface OneTimeTokensTable {
+interface OneTimeTokensTable {
   id: string;
   user_id: string;
   purpose: OneTimeTokenPurpose;
@@ -108,13 +108,13 @@ export interface SmsMessagesTable {
 }
 
 /** The send slots all instances share (SMS_SEND_RATE): one row. */
-export interface SmsSendBudgetTable {
+interface SmsSendBudgetTable {
   id: string;
   /** Microseconds since the epoch when the next send slot is free (a string from PostgreSQL). */
   next_free_at: number | string;
 }
 
-export interface SecurityEventsTable {
+interface SecurityEventsTable {
   id: string;
   event_type: string;
   identifier: string | null;
@@ -143,7 +143,7 @@ export interface SubscribersTable {
   updated_at: string;
 }
 
-export interface BillingEventsTable {
+interface BillingEventsTable {
   id: string;
   /** The provider's event id (unique: a redelivery is ignored). */
   provider_event_id: string;
@@ -152,7 +152,7 @@ export interface BillingEventsTable {
   received_at: string;
 }
 
-export interface RateLimitHitsTable {
+interface RateLimitHitsTable {
   id: string;
   key: string;
   created_at: string;
@@ -181,7 +181,7 @@ export interface JournalEntriesTable {
   sealed: string | null;
 }
 
-export interface JournalPhotosTable {
+interface JournalPhotosTable {
   id: string;
   entry_id: string;
   user_id: string;
@@ -197,7 +197,7 @@ export interface JournalPhotosTable {
   created_at: string;
 }
 
-export interface JournalRevisionsTable {
+interface JournalRevisionsTable {
   user_id: string;
   revision: number;
 }
@@ -276,7 +276,7 @@ export interface ImportJobsTable {
 }
 
 /** One admin SMS test (spec 3): phone masked, content kept only as a short preview. */
-export interface SmsTestLogsTable {
+interface SmsTestLogsTable {
   id: string;
   test_type: string;
   /** Masked to the last four digits. */
@@ -295,7 +295,7 @@ export interface SmsTestLogsTable {
 }
 
 /** A single-use ticket that opens the realtime stream (GET /api/events?ticket=); only its hash is kept. */
-export interface EventTicketsTable {
+interface EventTicketsTable {
   id: string;
   token_hash: string;
   user_id: string;
@@ -307,7 +307,7 @@ export interface EventTicketsTable {
 }
 
 /** A master key rotation (`jotline keys rotate`) and how far it got. */
-export interface KeyRotationsTable {
+interface KeyRotationsTable {
   /** `FROM>TO` (the two key ids). */
   id: string;
   from_key_id: string;
@@ -322,7 +322,7 @@ export interface KeyRotationsTable {
 }
 
 /** A secret kept in the database, sealed under the master key (keys/sealed-secrets.ts). */
-export interface SealedSecretsTable {
+interface SealedSecretsTable {
   /** What the secret is for, e.g. `stored-hashes`. */
   name: string;
   /** Sealed with the secrets subject: `ENC:` + key id + `:` + base64. */
@@ -345,7 +345,7 @@ export interface VaultsTable {
 }
 
 /** A photo file replaced by its sealed (or opened) copy, to delete; kept until it is. */
-export interface VaultStaleFilesTable {
+interface VaultStaleFilesTable {
   storage_key: string;
   user_id: string;
   created_at: string;
@@ -378,7 +378,6 @@ export interface Database {
 }
 
 export type User = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type Profile = Selectable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
 export type SmsMessage = Selectable<SmsMessagesTable>;

@@ -18,7 +18,7 @@ export interface PlannedWebEntry extends LocalTime {
   photos: Scene[];
 }
 
-export interface PlannedTexts {
+interface PlannedTexts {
   date: string;
   source: 'sms';
   /** Texts to the journal number, in the order sent. */

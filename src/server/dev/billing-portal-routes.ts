@@ -13,7 +13,7 @@ const copy = messages.billingManagement;
 const planBody = z.object({ plan: z.enum(['monthly', 'yearly'], { error: messages.billing.invalidPlan }) });
 const portalParams = z.object({ id: z.string() });
 
-export interface DevPortalSubscription {
+interface DevPortalSubscription {
   plan: 'monthly' | 'yearly';
   name: string;
   priceCents: number;

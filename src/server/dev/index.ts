@@ -7,7 +7,7 @@ import { devMailRoutes } from './mail-routes';
 import { devPhoneRoutes } from './phone-routes';
 
 /** Which simulator each page and API stands in for; none of them exists in production. */
-export function simulatorsOn(ctx: AppContext) {
+function simulatorsOn(ctx: AppContext) {
   const development = !ctx.config.isProduction;
   return {
     phone: development && !!ctx.simulators.sms,

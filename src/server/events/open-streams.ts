@@ -1,7 +1,7 @@
 import type { EventStream } from './stream';
 
 /** At most this many open streams per user on one instance; opening another closes the oldest. */
-export const MAX_STREAMS_PER_USER = 10;
+const MAX_STREAMS_PER_USER = 10;
 
 export interface OpenStream {
   userId: string;

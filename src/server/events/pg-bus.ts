@@ -19,7 +19,7 @@ interface BusLog {
   warn(obj: object, msg: string): void;
 }
 
-export interface PgEventBus extends EventBus {
+interface PgEventBus extends EventBus {
   close(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import { hasLiveSession } from '../auth/token-repo';
 import { newId } from '../ids';
 
 /** How long a stream ticket can be used: long enough to open the stream, too short to be worth stealing. */
-export const STREAM_TICKET_TTL_MS = 60_000;
+const STREAM_TICKET_TTL_MS = 60_000;
 
 /** Whose stream a ticket opens: the user and the session (refresh-token family) it was issued under. */
 export interface StreamHolder {

@@ -5,9 +5,9 @@ import { rateLimited } from '../errors';
 import { isLimited, rateLimitKey, reserveHits, type LimitedKey } from '../rate-limit';
 
 /** Every export counts here: generous, so trying formats never runs into it. */
-export const EXPORT_LIMIT = { limit: EXPORTS_PER_WINDOW, windowMs: RATE_WINDOW_MS };
+const EXPORT_LIMIT = { limit: EXPORTS_PER_WINDOW, windowMs: RATE_WINDOW_MS };
 /** PDFs that embed photos read and re-encode every image: these have an allowance of their own. */
-export const PHOTO_PDF_LIMIT = { limit: PHOTO_PDF_EXPORTS_PER_WINDOW, windowMs: RATE_WINDOW_MS };
+const PHOTO_PDF_LIMIT = { limit: PHOTO_PDF_EXPORTS_PER_WINDOW, windowMs: RATE_WINDOW_MS };
 
 /**
  * Takes one export from the user's allowance, or throws 429. A PDF with photos also takes from

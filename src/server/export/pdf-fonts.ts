@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** What a journal PDF sets in which font. */
-export type PdfFontRole = 'heading' | 'meta' | 'tags' | 'body';
+type PdfFontRole = 'heading' | 'meta' | 'tags' | 'body';
 
 /** The fonts registered in one document, by role, and how to make text printable in each. */
 export interface PdfFonts {
@@ -33,7 +33,7 @@ interface GlyphCoverage {
 }
 
 /** Text as one embedded font can print it: emoji it lacks are left out, other missing characters become '?'. */
-export function printableIn(font: GlyphCoverage, text: string): string {
+function printableIn(font: GlyphCoverage, text: string): string {
   const has = (ch: string) => font.hasGlyphForCodePoint(ch.codePointAt(0)!);
   // An emoji sequence cannot be composed here: keep its first symbol when the font draws it.
   const emojiDone = text.replace(EMOJI, (sequence) => {
@@ -89,11 +89,6 @@ function loadUnicodeFonts(): Record<PdfFontRole, LoadedFont> | null {
     unicodeFonts = null;
   }
   return unicodeFonts;
-}
-
-/** Whether exports can be set in the wide-coverage fonts (their package is installed). */
-export function hasUnicodePdfFonts(): boolean {
-  return loadUnicodeFonts() !== null;
 }
 
 /** Registers the journal's fonts in a document: DejaVu when installed, else the PDF built-ins. */

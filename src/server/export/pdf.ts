@@ -44,7 +44,7 @@ async function pdfPhoto(storage: PhotoStorage, photo: JournalPhotoRow, maxWidth:
 }
 
 /** Where one photo goes, relative to the top left of its row. */
-export interface PhotoPlacement {
+interface PhotoPlacement {
   x: number;
   y: number;
   width: number;
@@ -52,7 +52,7 @@ export interface PhotoPlacement {
 }
 
 /** Photos per row: one alone, two side by side (also for four), otherwise three. */
-export const photoColumns = (count: number) => (count <= 1 ? 1 : count === 2 || count === 4 ? 2 : 3);
+const photoColumns = (count: number) => (count <= 1 ? 1 : count === 2 || count === 4 ? 2 : 3);
 
 /**
  * Lays photos out in rows of up to three, each scaled to fit its cell (never enlarged) and centred

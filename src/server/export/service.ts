@@ -14,7 +14,7 @@ import { pdfWorkers, zipWorkers } from './pdf-worker/pool';
 import { readPhotoForExport } from './pdf-worker/read-photo';
 import { renderText } from './text';
 
-export interface ExportFile {
+interface ExportFile {
   fileName: string;
   contentType: string;
   body: string | Readable;

@@ -50,7 +50,7 @@ const dayOneEntry = z.object({
 type DayOneEntry = z.infer<typeof dayOneEntry>;
 
 /** The ZIP's attachment files by folder and md5 (lower case); null for a Journal.json alone. */
-export type ArchiveFiles = Map<string, string> | null;
+type ArchiveFiles = Map<string, string> | null;
 
 /** The key of a file in ArchiveFiles: "photos/0a1b…". */
 export const fileKey = (folder: string, md5: string) => `${folder}/${md5.toLowerCase()}`;
@@ -81,7 +81,7 @@ export function dayOneText(raw: string): { title: string | null; content: string
 }
 
 /** A 32-hex Day One identifier back to the UUID it was made from (our own export), else null. */
-export function uuidFromHex(hex: string): string | null {
+function uuidFromHex(hex: string): string | null {
   const h = hex.toLowerCase();
   return /^[0-9a-f]{32}$/.test(h) ? `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}` : null;
 }

@@ -8,8 +8,6 @@ import type { ImportJobsTable } from '../db/tables';
 export type ImportJob = Selectable<ImportJobsTable>;
 
 /** What a chunk moves forward, written with the chunk. */
-export type JobProgress = Pick<ImportJob, 'position' | 'imported' | 'skipped' | 'photos_imported' | 'photos_skipped' | 'reasons'>;
-
 /** Adds a job; false when the user already has one waiting or running. */
 export async function insertJob(db: Db, row: Insertable<ImportJobsTable>): Promise<boolean> {
   const result = await db

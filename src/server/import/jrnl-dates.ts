@@ -35,7 +35,7 @@ function monthOf(word: string): number | null {
 const fullYear = (year: string) => (year.length === 4 ? Number(year) : Number(year) + (Number(year) < 69 ? 2000 : 1900));
 
 /** The a.b.yyyy dates among the blobs, for dayOrder. */
-export function numericDates(blobs: readonly string[]): Array<[number, number, string]> {
+function numericDates(blobs: readonly string[]): Array<[number, number, string]> {
   const found: Array<[number, number, string]> = [];
   for (const blob of blobs) {
     const match = NUMERIC.exec(blob.trim().replace(TIME, '').trim());

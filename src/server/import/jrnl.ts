@@ -50,7 +50,7 @@ export function jrnlTags(text: string): string[] {
 }
 
 /** jrnl's identity of an entry: the same from its text journal and from its JSON export. */
-export function jrnlOrigin(day: string, time: string, title: string, body: string): string {
+function jrnlOrigin(day: string, time: string, title: string, body: string): string {
   return `jrnl:${createHash('sha256').update(`${day} ${time}\n${title}\n${body}`).digest('hex')}`;
 }
 

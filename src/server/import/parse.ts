@@ -8,7 +8,7 @@ import { splitLongEntry } from './text';
 import type { ImportedEntry, ParsedImport } from './types';
 import { checkUnpackedSizes, openZip, type ByteSource } from './zip';
 
-export interface ReadOptions {
+interface ReadOptions {
   /** The user's zone: jrnl's times are read in it, and Day One entries without a known zone. */
   timeZone: string;
   now: Date;

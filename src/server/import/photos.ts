@@ -10,7 +10,7 @@ import type { ImportReader } from './reader/client';
 import type { ImportedPhoto } from './types';
 
 /** A photo of the file on its way into an entry, or why it stays out. */
-export type PhotoOutcome = { photo: ImportedPhoto; prepared: PreparedPhoto } | { photo: ImportedPhoto; left: 'photo_unsupported' | 'photo_over_limit' };
+type PhotoOutcome = { photo: ImportedPhoto; prepared: PreparedPhoto } | { photo: ImportedPhoto; left: 'photo_unsupported' | 'photo_over_limit' };
 
 // Unpacked and decoded this many at a time: a batch's photos are never all in memory at once, and
 // sharp leaves threads of libuv's pool (four) to the requests that need one meanwhile.

@@ -16,7 +16,7 @@ const HEARTBEAT_MS = 30_000;
 /** Asked to stop (the instance is shutting down): the job goes back to the queue where it stands. */
 export class Stopped extends Error {}
 
-export interface RunControl {
+interface RunControl {
   stopped(): boolean;
 }
 

@@ -28,7 +28,7 @@ export interface ImportProgressState {
   smsDays: Map<string, number>;
 }
 
-export interface ChunkWriter {
+interface ChunkWriter {
   ctx: AppContext;
   job: Pick<ImportJob, 'id' | 'attempts'>;
   owner: { userId: string; salt: string };

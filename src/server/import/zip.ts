@@ -41,7 +41,7 @@ class SourceReader extends yauzl.RandomAccessReader {
   }
 }
 
-export interface ZipArchive {
+interface ZipArchive {
   /** Every file, by its name in the archive. */
   files: Map<string, yauzl.Entry>;
   /** A file's bytes, inflated within its declared size and the ratio limit. */

@@ -21,7 +21,7 @@ interface CachedJournal {
 }
 
 /** A journal as one revision of it reads: its entries, and whether it has a Vault. */
-export type JournalSnapshot = Pick<CachedJournal, 'entries' | 'vault'>;
+type JournalSnapshot = Pick<CachedJournal, 'entries' | 'vault'>;
 
 // What an entry and a photo row take besides their text, measured with bench/cache-memory.mjs.
 const ENTRY_OVERHEAD_BYTES = 330;

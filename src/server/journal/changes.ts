@@ -4,12 +4,12 @@ import type { Db } from '../db/database';
 import { bumpRevision } from './repo';
 
 /** What a change touched: its entry, and any other entries it added, changed or deleted. */
-export interface JournalChange {
+interface JournalChange {
   entryId: string;
   changedEntryIds?: readonly string[];
 }
 
-export interface ChangeOptions {
+interface ChangeOptions {
   /**
    * The change is made again from a durable record if it is lost (an inbound text, recorded before
    * it was acknowledged): on SQLite its commit does not wait for the disk. The next commit that does

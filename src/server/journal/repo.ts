@@ -4,7 +4,7 @@ import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow, JournalSmsA
 
 // SQL for journal entries. Every query is scoped by the owner's user id.
 
-export type NewEntryRow = Insertable<JournalEntriesTable>;
+type NewEntryRow = Insertable<JournalEntriesTable>;
 
 export async function insertEntry(db: Db, row: NewEntryRow): Promise<void> {
   await db.insertInto('journal_entries').values(row).execute();

@@ -8,7 +8,7 @@ import { searchTerms } from '../../shared/search-text';
 export { foldText, searchableText, searchTerms } from '../../shared/search-text';
 
 /** The filters other than the words, as one predicate built once per request. */
-export function entryMatcher(filter: Omit<EntryFilter, 'q' | 'limit' | 'cursor'>): (entry: CachedEntry) => boolean {
+function entryMatcher(filter: Omit<EntryFilter, 'q' | 'limit' | 'cursor'>): (entry: CachedEntry) => boolean {
   const tags = filter.tags.map((t) => t.toLowerCase());
   return (entry) =>
     (filter.source === 'all' || entry.source === filter.source) &&

@@ -24,7 +24,7 @@ export interface SmsMedia {
   contentType: string;
 }
 
-export interface AppendSmsInput {
+interface AppendSmsInput {
   userId: string;
   /** The inbound text's id (sms_messages.id): however often it is processed, it is appended once. */
   messageId: string;
@@ -70,7 +70,7 @@ async function photosThatFit(trx: Db, userId: string, entryId: string, photos: r
 }
 
 /** Where a text went. */
-export interface AppendedSms {
+interface AppendedSms {
   entryId: string;
   entryDate: string;
   /**
@@ -162,7 +162,7 @@ interface DayAppend {
  * whole text after, and the entries the text started. For a Vault entry (`sealed`): its number of
  * segments before the text, its sealed list after, and its word count before.
  */
-export interface DayWritten {
+interface DayWritten {
   entryId: string;
   lengthBefore: number;
   content: string;

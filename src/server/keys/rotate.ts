@@ -12,7 +12,7 @@ export class KeyRotationError extends Error {
   }
 }
 
-export interface RotationOptions {
+interface RotationOptions {
   /** Rows per transaction (entries, photos, messages). */
   batchSize?: number;
   /** Stops cleanly after the user or batch in hand (Ctrl-C); a later run resumes from there. */

@@ -8,7 +8,7 @@ import { resealValue } from './reseal-value';
 /** The sealed secret that keys the hashes kept in the database. */
 export const STORED_HASHES_SECRET = 'stored-hashes';
 
-export interface StoredHashKey {
+interface StoredHashKey {
   key: Buffer;
   /**
    * False when neither MASTER_KEY nor MASTER_KEY_PREVIOUS opens the stored secret (a key that is not

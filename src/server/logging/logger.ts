@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 import { scrubLogLine } from './scrub';
 
-export interface LoggerSettings {
+interface LoggerSettings {
   level: string;
   isProduction: boolean;
   /** LOG_PRETTY: true or false forces it; unset, pretty when stdout is a terminal (never in production). */

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { jobDefinitions, OUTBOUND_SENDER } from '../jobs/definitions';
 import { createEntry, journalUser, listEntries } from '../journal/test-helpers';
-import { inboundProcessingSettled } from '../sms/inbound-job';
 import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
 import { buildTestApp } from '../test/app';
 import { buildUser, uniquePhone } from '../test/factories';

@@ -8,7 +8,7 @@ const UNMATCHED_ROUTE = 'unmatched';
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** True when the request carries `Authorization: Bearer METRICS_TOKEN`; never when no token is configured. */
-export function hasMetricsToken(request: FastifyRequest, expected: string | undefined): boolean {
+function hasMetricsToken(request: FastifyRequest, expected: string | undefined): boolean {
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
   if (!expected || !given) return false;
   // Equal-length digests: the comparison takes the same time whatever the guess.

@@ -6,10 +6,10 @@ import { smsTexts } from '../sms/texts';
 import { milestoneCounts } from './repo';
 
 /** Streaks (consecutive days) and journal days worth a congratulation. */
-export const STREAK_MILESTONES = [7, 30, 100, 365] as const;
-export const DAY_MILESTONES = [10, 50, 100, 250, 500, 1000] as const;
+const STREAK_MILESTONES = [7, 30, 100, 365] as const;
+const DAY_MILESTONES = [10, 50, 100, 250, 500, 1000] as const;
 
-export interface Milestone {
+interface Milestone {
   kind: 'streak' | 'days';
   count: number;
 }
@@ -23,7 +23,7 @@ export function milestonesReached(stats: { current_streak: number; total_days: n
 }
 
 /** What the caller of celebrateMilestones already read about the user (an inbound text has it). */
-export interface KnownUser {
+interface KnownUser {
   phone_number: string;
   phone_verified: number;
   timezone: string;

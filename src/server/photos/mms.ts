@@ -2,7 +2,7 @@ import { SMS_MEDIA_MAX, SMS_MEDIA_MAX_BYTES } from '../../shared/journal';
 import type { AppContext } from '../context';
 import type { PhotoUpload } from './uploads';
 
-export interface MmsMedia {
+interface MmsMedia {
   url: string;
   contentType: string;
 }

@@ -155,7 +155,7 @@ export async function removePhotoFiles(ctx: AppContext, photos: readonly Pick<Jo
 }
 
 /** The sealed names and types of a Vault entry's photos, when the form brings sealed photos. */
-export interface SealedPhotoFields {
+interface SealedPhotoFields {
   photo_names?: string[];
   photo_types?: SealedPhoto['mimeType'][];
 }

@@ -10,10 +10,10 @@ const ISSUE_GRID_SECONDS = 300;
 const signature = (key: Buffer, storageKey: string, expires: number) =>
   createHmac('sha256', key).update(`${storageKey}\n${expires}`).digest('base64url');
 
-export type MediaVariant = 'full' | 'thumb';
+type MediaVariant = 'full' | 'thumb';
 
 /** When links issued now expire (Unix seconds): the same for every link issued in one grid step. */
-export function mediaLinkExpiry(ctx: AppContext): number {
+function mediaLinkExpiry(ctx: AppContext): number {
   const now = Math.floor(ctx.clock.now().getTime() / 1000);
   return now - (now % ISSUE_GRID_SECONDS) + MEDIA_LINK_TTL_SECONDS;
 }
@@ -25,7 +25,7 @@ export function signedMediaUrl(ctx: AppContext, storageKey: string, variant: Med
   return `/media/${storageKey}?exp=${expires}&sig=${sig}&variant=${variant}`;
 }
 
-export type MediaLinkCheck = 'valid' | 'expired' | 'invalid';
+type MediaLinkCheck = 'valid' | 'expired' | 'invalid';
 
 export function checkMediaLink(ctx: AppContext, storageKey: string, exp: string | undefined, sig: string | undefined): MediaLinkCheck {
   const expires = Number(exp);

@@ -13,7 +13,7 @@ export interface PhotoUpload {
   size: number;
 }
 
-export interface MultipartForm {
+interface MultipartForm {
   fields: Record<string, string | string[]>;
   files: PhotoUpload[];
 }

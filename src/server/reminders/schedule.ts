@@ -25,7 +25,7 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** How far the zone's wall clock is ahead of UTC at an instant, in ms (New York in winter: -5 h). */
-export function zoneOffsetMs(instant: number, timeZone: string): number {
+function zoneOffsetMs(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {};
   for (const p of partsFormatter(timeZone).formatToParts(new Date(instant))) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
@@ -82,7 +82,7 @@ export function nextDailyAt(from: Date, time: string, timeZone: string): Date {
 }
 
 /** 0 = Sunday … 6 = Saturday, for a YYYY-MM-DD day. */
-export function weekdayOf(day: string): number {
+function weekdayOf(day: string): number {
   return new Date(`${day}T00:00:00Z`).getUTCDay();
 }
 

@@ -13,21 +13,21 @@ import { promptForDay } from './prompts';
 import { nextDailyAt, nextWeeklyAt } from './schedule';
 
 /** The weekly recap goes out on Sundays at 18:00 in the user's time zone. */
-export const RECAP_WEEKDAY = 0;
-export const RECAP_TIME = '18:00';
+const RECAP_WEEKDAY = 0;
+const RECAP_TIME = '18:00';
 /** The zone reminders use when the account's is unknown (spec 3 default). */
-export const DEFAULT_REMINDER_TIMEZONE = 'America/New_York';
+const DEFAULT_REMINDER_TIMEZONE = 'America/New_York';
 /**
  * A due time older than this was missed (the user was not eligible then, or no instance ran): it is
  * moved on without a text, so nobody gets last night's reminder at noon. A queued text that could not
  * be sent by then (a provider outage) is dropped for the same reason.
  */
-export const LATE_LIMIT_MS = 2 * 60 * 60_000;
+const LATE_LIMIT_MS = 2 * 60 * 60_000;
 /** Due profiles handled together: read in one go, claimed and queued in one transaction. */
 const BATCH = 500;
 /** Days without an entry after which the daily text becomes weekly, and after which it stops. */
-export const WEEKLY_AFTER_DAYS = 7;
-export const QUIET_AFTER_DAYS = 30;
+const WEEKLY_AFTER_DAYS = 7;
+const QUIET_AFTER_DAYS = 30;
 
 export interface ReminderPassSummary {
   /** Daily reminders queued (a prompt or a plain reminder). */
@@ -283,7 +283,7 @@ async function planReminders(ctx: AppContext, rows: Profile[], at: Date): Promis
 }
 
 /** The past seven local days (today included) in numbers only: entry text is never read. */
-export async function weekInNumbers(ctx: AppContext, userId: string, today: string) {
+async function weekInNumbers(ctx: AppContext, userId: string, today: string) {
   const from = addDays(today, -6);
   const rows = await ctx.db
     .selectFrom('journal_entries')

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context';
 import { newId } from '../ids';
 
-export type SecuritySeverity = 'low' | 'medium' | 'high';
+type SecuritySeverity = 'low' | 'medium' | 'high';
 
-export interface SecurityEventInput {
+interface SecurityEventInput {
   /** What happened: login_failure, suspicious_input, refresh_token_reuse… */
   event_type: string;
   /** Who or what it was about: an e-mail address, a phone number. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /** What every answer carries: a strict content security policy and helmet's other headers. */
-export const SECURITY_HEADER_OPTIONS: HelmetOptions = {
+const SECURITY_HEADER_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { invalidInput } from '../errors';
 import { recordSecurityEvent } from './events';
 
-export interface ScreenOptions {
+interface ScreenOptions {
   /** The 400 answer's message (the spec words it per screen). */
   message: string;
   /** Where the input arrived: signup, signin… */

@@ -19,7 +19,7 @@ const STAGE: Record<string, number> = {
   read: 4,
 };
 
-export interface DeliveryReport {
+interface DeliveryReport {
   messageSid: string;
   status: string;
   errorCode?: string;

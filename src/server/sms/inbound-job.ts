@@ -19,7 +19,7 @@ const RETRY_CAP_MS = 60 * 60_000;
 /** PostgreSQL statements wait on the network, so a few senders' texts are processed side by side. */
 const POSTGRES_LANES = 8;
 
-export interface InboundRun {
+interface InboundRun {
   processed: number;
   failed: number;
 }

@@ -1,7 +1,7 @@
 import { SmsSendError } from '../providers/sms/types';
 
 /** A text is tried for this long after it was queued; then it is marked failed. */
-export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
+const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 const FIRST_RETRY_MS = 10_000;
 /** Never longer than this between tries, so a text goes out within minutes of the provider's return. */
 export const MAX_RETRY_MS = 5 * 60_000;
@@ -10,7 +10,7 @@ export const MAX_RETRY_MS = 5 * 60_000;
  * The wait after try number `attempts` failed: doubling from 10 s, at most 5 minutes, each spread
  * over its upper half so the texts of an outage do not all come back in the same second.
  */
-export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
+function retryDelayMs(attempts: number, random: () => number = Math.random): number {
   const ceiling = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(Math.max(attempts - 1, 0), 20));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

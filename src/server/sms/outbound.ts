@@ -11,7 +11,7 @@ import { sendingStopped, trackSend } from './sends-in-flight';
 
 export { ALWAYS_SENT_KINDS, PAUSABLE_KINDS } from './outbound-deliver';
 
-export interface QueueSmsInput {
+interface QueueSmsInput {
   /** The recipient's account, when there is one. */
   userId: string | null;
   to: string;
@@ -92,7 +92,7 @@ export async function enqueueSmsBatch(ctx: AppContext, inputs: Array<QueueSmsInp
 }
 
 /** How a sender run's texts ended, by result (skipped: opted out or paused; dropped: past their expiry). */
-export type SendSummary = Record<SendResult, number>;
+type SendSummary = Record<SendResult, number>;
 
 /** Texts claimed at a time, and sent at once (each send waits on the provider's HTTP answer). */
 const SEND_BATCH = 100;

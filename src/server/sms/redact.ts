@@ -16,7 +16,7 @@ const PER_RUN = 1_000;
 const CONCURRENCY = 4;
 
 /** Redaction at the provider: Twilio only, on unless TWILIO_REDACT=false. */
-export function redactionOn(ctx: AppContext): boolean {
+function redactionOn(ctx: AppContext): boolean {
   return ctx.config.sms.provider === 'twilio' && ctx.config.sms.redact;
 }
 
@@ -30,7 +30,7 @@ export function redactAfter(ctx: AppContext, status: string, now: Date): string 
   return (FINAL_STATUSES.has(status) ? now : new Date(now.getTime() + WITHOUT_REPORT_MS)).toISOString();
 }
 
-export interface RedactionSummary {
+interface RedactionSummary {
   redacted: number;
   retrying: number;
   gaveUp: number;

@@ -5,10 +5,6 @@ import type { Profile, SmsMessage, SmsMessagesTable } from '../db/tables';
 
 // SQL for sms_messages and the few profile fields the SMS rules touch. No rules here.
 
-export async function findMessage(db: Db, id: string): Promise<SmsMessage | undefined> {
-  return db.selectFrom('sms_messages').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function findOutboundByProviderId(db: Db, providerMessageId: string): Promise<SmsMessage | undefined> {
   return db
     .selectFrom('sms_messages')
@@ -19,7 +15,7 @@ export async function findOutboundByProviderId(db: Db, providerMessageId: string
 }
 
 /** Inserts unless the provider id is already recorded; true when this call inserted it. */
-export async function insertMessageOnce(db: Db, row: Insertable<SmsMessagesTable>): Promise<boolean> {
+async function insertMessageOnce(db: Db, row: Insertable<SmsMessagesTable>): Promise<boolean> {
   const result = await db
     .insertInto('sms_messages')
     .values(row)

@@ -3,7 +3,7 @@ import type { SmsMedia } from '../journal/sms-entries';
 import type { InboundText } from './inbound';
 
 /** Twilio allows at most 10 media items on one MMS. */
-export const MAX_MEDIA = 10;
+const MAX_MEDIA = 10;
 
 /** Twilio's inbound-message webhook fields (form-encoded); MediaUrlN/MediaContentTypeN read separately. */
 export const inboundSmsSchema = z.looseObject({

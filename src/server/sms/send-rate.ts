@@ -14,7 +14,7 @@ export function sendRateOf(ctx: AppContext): number | undefined {
   return ctx.config.sms.provider === 'twilio' ? ctx.config.sms.sendRate : undefined;
 }
 
-export interface SendSlots {
+interface SendSlots {
   /** How many texts the caller may send now. */
   granted: number;
   /** Microseconds since the epoch when the budget's next slot is free, after this take. */

@@ -1,6 +1,6 @@
 import { apiRequest } from './client';
 import { ApiError } from './errors';
-import { isSession, type Session, type SignOutScope, type SignUpInput, type SignUpResult, type SessionUser } from './types';
+import { isSession, type Session, type SignOutScope, type SignUpInput, type SignUpResult } from './types';
 
 /** The auth endpoints of DESIGN section 6, typed. */
 
@@ -54,10 +54,6 @@ export async function verifyRecovery(tokenHash: string): Promise<Session> {
   });
   if (!isSession(session)) throw new ApiError(500, 'INVALID_RESPONSE', 'Unexpected response format');
   return session;
-}
-
-export function getCurrentUser(): Promise<SessionUser> {
-  return apiRequest<SessionUser>('GET', '/api/auth/user');
 }
 
 /** Sets a new password with the given access token (the recovery session's). */

@@ -3,9 +3,9 @@ import { secondsLeft, sessionStore } from './session-store';
 import { isSession, type Session } from './types';
 
 /** Refresh when fewer than this many seconds of the access token remain (spec 9). */
-export const REFRESH_MARGIN_SECONDS = 60;
+const REFRESH_MARGIN_SECONDS = 60;
 
-export interface RequestOptions {
+interface RequestOptions {
   body?: unknown;
   /**
    * 'session' (default): send the stored session's token, refreshing once on a 401.

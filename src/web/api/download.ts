@@ -15,7 +15,7 @@ export function fileNameFrom(contentDisposition: string | null): string | null {
   return plain?.trim() || null;
 }
 
-export interface DownloadOptions {
+interface DownloadOptions {
   /** Request headers (e.g. Accept). */
   headers?: Record<string, string>;
   /** The name to save under, given the name the server sent (null when it sent none). */

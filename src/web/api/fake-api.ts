@@ -5,7 +5,7 @@ import type { Session } from './types';
  * Test-only: a fake of the HTTP API at the fetch boundary. Routes are 'METHOD /path' (query
  * ignored); a handler answers with `reply(status, body)` or throws to simulate a network failure.
  */
-export interface FakeRequest {
+interface FakeRequest {
   method: string;
   path: string;
   url: string;
@@ -13,7 +13,7 @@ export interface FakeRequest {
   headers: Record<string, string>;
 }
 
-export interface FakeReply {
+interface FakeReply {
   status: number;
   body?: unknown;
 }

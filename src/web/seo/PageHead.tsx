@@ -11,7 +11,7 @@ export interface HeadCollector {
 
 export const HeadCollectorContext = createContext<HeadCollector | null>(null);
 
-export interface PageHeadProps extends PageMeta {
+interface PageHeadProps extends PageMeta {
   /** schema.org data, written as JSON-LD where the page renders (so it never appears twice). */
   structuredData?: object;
 }

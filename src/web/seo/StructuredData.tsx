@@ -1,5 +1,5 @@
 /** JSON for a <script> element: '<' is escaped so text such as '</script>' cannot end the element. */
-export function serializeJsonLd(data: object): string {
+function serializeJsonLd(data: object): string {
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
 

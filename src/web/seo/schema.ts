@@ -3,7 +3,7 @@ import { PRODUCT_NAME, SITE_ORIGIN, siteUrl, SUPPORT_EMAIL } from '../../shared/
 import { SHARE_IMAGE } from './meta';
 
 /** The rating search engines are told about (spec section 1: metadata only, never shown on the page). */
-export const AGGREGATE_RATING = { ratingValue: 4.8, reviewCount: 150 } as const;
+const AGGREGATE_RATING = { ratingValue: 4.8, reviewCount: 150 } as const;
 
 export interface QuestionAndAnswer {
   question: string;

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { ExportInput } from '../format';
 import type { FromWorker, ToWorker } from './messages';
 
-export interface PdfJob {
+interface PdfJob {
   input: ExportInput;
   /** A photo's bytes as stored for this user (decrypted), or null; only the job's own photos are asked for. */
   readPhoto(key: string): Promise<Buffer | null>;

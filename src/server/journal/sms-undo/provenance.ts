@@ -5,7 +5,7 @@ import { addDays } from '../dates';
 import { forgetUndoRecordsBefore, insertUndoRecord, photoIdsOf, smsDayEntryIds } from './repo';
 
 /** A day's SMS entries and, when the text brings photos, their photos, just before it is appended. */
-export interface SmsDaySnapshot {
+interface SmsDaySnapshot {
   entryIds: Set<string>;
   photoIds: Set<string>;
 }
@@ -26,7 +26,7 @@ export async function snapshotSmsDay(trx: Db, userId: string, entryDate: string,
   return { entryIds: new Set(entryIds), photoIds: new Set(withPhotos ? await photoIdsOf(trx, userId, entryIds) : []) };
 }
 
-export interface AppliedText {
+interface AppliedText {
   messageId: string;
   /**
    * The entry the text ended in (the append's result), its length before the text, and its whole

@@ -12,7 +12,7 @@ import { sealedSegmentsOf } from '../entry-cipher';
 import { contentHash, sealedListHash } from './provenance';
 import { countEntryPhotos, deletePhotoRows, latestUndoable, markUndone, photosById, undoneBy } from './repo';
 
-export type UndoOutcome =
+type UndoOutcome =
   | { status: 'nothing' }
   /** The entry was changed on the web after the text: taking text out by position could cut the wrong words. */
   | { status: 'edited'; entryDate: string }

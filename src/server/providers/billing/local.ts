@@ -18,7 +18,7 @@ export interface LocalCheckoutSession {
 }
 
 /** A billing-portal visit: the id in the address is the capability, as on the provider's portal. */
-export interface LocalPortalSession {
+interface LocalPortalSession {
   id: string;
   customerId: string;
   returnUrl: string;
@@ -26,7 +26,7 @@ export interface LocalPortalSession {
 }
 
 /** How long a portal link works (the provider's portal links are short-lived too). */
-export const LOCAL_PORTAL_SESSION_TTL_MS = 60 * 60 * 1000;
+const LOCAL_PORTAL_SESSION_TTL_MS = 60 * 60 * 1000;
 
 export interface LocalBilling extends BillingProvider {
   readonly kind: 'local';

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookEventError, WebhookSignatureError } from './types';
 
 /** Stripe's default tolerance between the signed timestamp and now. */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** `t=…,v1=…` for a payload, as Stripe signs it: HMAC-SHA256(secret, `${t}.${payload}`). */
 export function signPayload(payload: string, secret: string, timestampSeconds: number): string {

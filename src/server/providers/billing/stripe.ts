@@ -10,11 +10,11 @@ import {
 } from './types';
 
 /** The API version every request pins; period ends live on subscription items from 2025-03-31 on. */
-export const STRIPE_API_VERSION = '2025-03-31.basil';
+const STRIPE_API_VERSION = '2025-03-31.basil';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
-export interface StripeSettings {
+interface StripeSettings {
   secretKey: string;
   webhookSecret: string;
   /** Default https://api.stripe.com (tests point it at a local fake). */
@@ -163,7 +163,7 @@ interface StripeSubscription {
   items?: { data?: Array<{ current_period_end?: number; price?: { id?: string; recurring?: { interval?: string } | null } }> };
 }
 
-export function normalizeSubscription(s: StripeSubscription, fallbackCustomerId: string): ProviderSubscription {
+function normalizeSubscription(s: StripeSubscription, fallbackCustomerId: string): ProviderSubscription {
   const item = s.items?.data?.[0];
   const interval = item?.price?.recurring?.interval;
   // API 2025-03-31 moved the period to the items; older payloads still carry it on the subscription.

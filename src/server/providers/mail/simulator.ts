@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MailMessage, Mailer } from './types';
 
-export interface SimulatedMail extends MailMessage {
+interface SimulatedMail extends MailMessage {
   id: string;
   from: string;
   at: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OutboundSms, SmsProvider } from './types';
 
-export interface SimulatedText {
+interface SimulatedText {
   id: string;
   to: string;
   from: string;

@@ -1,7 +1,7 @@
 import { twilioRequest, type TwilioAccount } from './twilio-request';
 import { SmsSendError, type OutboundSms, type SentMessage, type SmsProvider } from './types';
 
-export interface TwilioSettings extends TwilioAccount {
+interface TwilioSettings extends TwilioAccount {
   from: string;
   /** Sends through this Messaging Service (a pool of numbers) instead of from `from`. */
   messagingServiceSid?: string;

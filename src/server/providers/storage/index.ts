@@ -6,7 +6,7 @@ import type { PhotoStorage } from './types';
 export type { PhotoStorage, StoredObject } from './types';
 
 /** Where photos are kept, as the configuration's `storage` section says (STORAGE_URL and S3_*). */
-export type StorageSettings = Config['storage'];
+type StorageSettings = Config['storage'];
 
 /** The photo storage the settings name: a directory on local disk, or an S3-compatible bucket. */
 export function createPhotoStorage(settings: StorageSettings): PhotoStorage {

@@ -16,8 +16,8 @@ export type TextCommand =
   | { name: 'remind'; time: string | 'off' | null; rounded: boolean };
 
 /** PAUSE without a number. */
-export const DEFAULT_PAUSE_DAYS = 7;
-export const MAX_PAUSE_DAYS = 30;
+const DEFAULT_PAUSE_DAYS = 7;
+const MAX_PAUSE_DAYS = 30;
 
 // Trailing full stops and exclamation marks are forgiven: phones add them.
 const END = String.raw`\s*[.!]*`;

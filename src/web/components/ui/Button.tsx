@@ -25,7 +25,7 @@ export const buttonClasses = (variant: Variant = 'primary', size: Size = 'md', e
     extra,
   );
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   size?: Size;
   /** Disables the button and shows a spinner before its label, e.g. while a form submits. */

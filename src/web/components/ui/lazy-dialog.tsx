@@ -2,9 +2,9 @@ import { useEffect, useReducer, useState, type ComponentType } from 'react';
 import { loadOnce } from './load-once';
 
 /** A dialog whose code is loaded the first time it opens; `preload()` fetches it sooner. */
-export type LazyDialog<P> = ComponentType<P> & { preload: () => Promise<unknown> };
+type LazyDialog<P> = ComponentType<P> & { preload: () => Promise<unknown> };
 
-export interface LazyDialogOptions<P> {
+interface LazyDialogOptions<P> {
   /** Whether these props ask for the dialog open. */
   isOpen: (props: P) => boolean;
   /** Asks the owner to close it: the code could not be loaded (offline), so a next open tries again. */

@@ -37,7 +37,7 @@ export interface ListColumn<Row> {
   className?: string;
 }
 
-export interface AdminListPageProps<Row extends { id: string }> {
+interface AdminListPageProps<Row extends { id: string }> {
   title: string;
   /** The document title. */
   headTitle: string;

@@ -25,7 +25,7 @@ import { sessionStore } from '../../api/session-store';
 
 /** The admin endpoints of DESIGN section 6, typed. */
 
-export type TrialStatus = z.output<typeof trialUsersQuerySchema>['status'];
+type TrialStatus = z.output<typeof trialUsersQuerySchema>['status'];
 
 export function fetchAdminMe(): Promise<AdminMeResponse> {
   return apiRequest<AdminMeResponse>('GET', '/api/admin/me');

@@ -44,7 +44,7 @@ export function formatPercent(value: number | null | undefined): string {
 
 export type ExpiryTone = 'expired' | 'today' | 'tomorrow' | 'soon' | 'plain';
 
-export interface TrialExpiry {
+interface TrialExpiry {
   tone: ExpiryTone;
   /** 'Expired', 'Ends today', 'Ends tomorrow', 'Ends in N days', or null when plain. */
   prefix: string | null;
@@ -96,7 +96,7 @@ export const TEST_MESSAGES: { type: SmsTestType; title: string; description: str
   content: smsTestMessage(type),
 }));
 
-export interface ParsedTestResult {
+interface ParsedTestResult {
   summary: SmsTestSummary | null;
   durationMs: number | null;
   /** Each step with its outcome and time (older logs may have none). */

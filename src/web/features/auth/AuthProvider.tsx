@@ -8,7 +8,7 @@ import type { Session, SignOutScope } from '../../api/types';
 import { AuthContext, type AuthContextValue } from './auth-context';
 
 /** How often the session is checked for near expiry (spec 4: about every 30 s). */
-export const SESSION_CHECK_INTERVAL_MS = 30_000;
+const SESSION_CHECK_INTERVAL_MS = 30_000;
 
 const serverSnapshot = () => null;
 

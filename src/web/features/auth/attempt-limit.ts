@@ -4,7 +4,7 @@ import { RATE_WINDOW_MS } from '../../../shared/limits';
  * A sliding-window attempt counter kept in localStorage (spec 9: sign-in 5 and sign-up 3 attempts
  * per 15 minutes, counted in the browser). The server enforces its own limits as well.
  */
-export interface AttemptLimit {
+interface AttemptLimit {
   /** Records an attempt if one is allowed now; false when the window is full. */
   tryAttempt(now?: number): boolean;
   reset(): void;

@@ -47,7 +47,7 @@ export function clearPendingVerification(): void {
 }
 
 /** What "Back to sign up" carries to the sign-up form (never the password). */
-export interface SignUpDraft {
+interface SignUpDraft {
   email: string;
   /** E.164. */
   phone: string;

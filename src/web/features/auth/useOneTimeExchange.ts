@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
-export type ExchangeState<T> = { status: 'pending' } | { status: 'done'; value: T } | { status: 'failed'; error: unknown };
+type ExchangeState<T> = { status: 'pending' } | { status: 'done'; value: T } | { status: 'failed'; error: unknown };
 
 /**
  * Runs a one-time exchange (a single-use link token) exactly once per key, even when React mounts

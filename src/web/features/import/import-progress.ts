@@ -4,7 +4,7 @@ import type { ImportProgress, ImportProgressEvent } from '../../../shared/import
 import { apiRequest } from '../../api/client';
 
 /** While an import runs, its status is read this often besides what the event stream says. */
-export const IMPORT_POLL_MS = 3_000;
+const IMPORT_POLL_MS = 3_000;
 
 export const importKey = (id: string) => ['import', id] as const;
 

@@ -4,7 +4,7 @@ import { refreshSession } from '../../api/client';
 import { sessionStore } from '../../api/session-store';
 
 /** POST /api/import's answer (202): the import runs on the server from here. */
-export interface ImportStarted {
+interface ImportStarted {
   import_id: string;
 }
 
@@ -14,7 +14,7 @@ export function tooLargeToImport(file: File): boolean {
   return file.size > (zip ? IMPORT_MAX_ZIP_BYTES : IMPORT_MAX_TEXT_BYTES);
 }
 
-export interface UploadOptions {
+interface UploadOptions {
   /** Share of the file sent so far, 0 to 1. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;

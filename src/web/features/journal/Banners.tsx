@@ -28,7 +28,7 @@ export function SubscriptionBanner({ now }: { now?: Date }) {
   return <SubscriptionBannerView state={subscriptionBanner(subscription.data, now)} />;
 }
 
-export function SubscriptionBannerView({ state }: { state: SubscriptionBannerState }) {
+function SubscriptionBannerView({ state }: { state: SubscriptionBannerState }) {
   if (state.kind === 'none') return null;
   const trial = state.kind === 'trial';
   const Icon = trial ? Sparkles : Clock3;

@@ -13,7 +13,7 @@ import { journalKeys } from './queries';
 const copy = messages.onThisDay;
 
 /** GET /api/on-this-day: the user's entries from today's month and day in earlier years, newest first. */
-export function useOnThisDay() {
+function useOnThisDay() {
   return useQuery({
     queryKey: journalKeys.onThisDay,
     queryFn: ({ signal }) => fetchOnThisDay(signal),

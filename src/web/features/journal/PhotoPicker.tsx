@@ -7,7 +7,7 @@ import { PHOTO_ACCEPT, selectPhotos, type PhotoRoom } from './photo-rules';
 import { PhotoImg } from './photo-src';
 
 /** A photo already on the entry, shown beside the new ones. */
-export interface KeptPhoto {
+interface KeptPhoto {
   key: string;
   src: string;
   alt: string;

@@ -1,8 +1,8 @@
 /** Spec 2: a long entry shows its first 4 lines or 200 characters, followed by an ellipsis. */
-export const COLLAPSED_LINES = 4;
-export const COLLAPSED_CHARS = 200;
+const COLLAPSED_LINES = 4;
+const COLLAPSED_CHARS = 200;
 
-export interface CollapsedText {
+interface CollapsedText {
   text: string;
   truncated: boolean;
 }

@@ -48,7 +48,7 @@ function formatterIn(timeZone: string | undefined): Intl.DateTimeFormat {
  * An instant as the journal reads it: its calendar day and time of day in the profile's zone (the zone
  * entry dates and exports use, so a card never says another day's evening), else in the browser's.
  */
-export interface LocalMoment {
+interface LocalMoment {
   /** YYYY-MM-DD. */
   date: string;
   /** '8:05 PM'. */

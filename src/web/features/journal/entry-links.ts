@@ -1,5 +1,5 @@
 /** A piece of an entry's text: plain, or a web address to link (`href`). */
-export interface TextPart {
+interface TextPart {
   text: string;
   href?: string;
 }

@@ -15,7 +15,7 @@ export interface ExportRequest {
 }
 
 /** GET /api/export?format=&from=&to=&photos= */
-export function exportPath(request: ExportRequest): string {
+function exportPath(request: ExportRequest): string {
   const params = new URLSearchParams({ format: request.format });
   if (request.from) params.set('from', request.from);
   if (request.to) params.set('to', request.to);

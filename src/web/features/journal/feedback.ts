@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors';
 import { journalCopy } from './copy';
 
 /** The server's own words when it gave some (spec 8: 'Error' with the error message), else the fallback. */
-export function describeError(error: unknown, fallback: string): string {
+function describeError(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
 }
 

@@ -17,7 +17,7 @@ export interface PhotoRoom {
   bytes: number;
 }
 
-export interface PhotoSelection {
+interface PhotoSelection {
   accepted: File[];
   /** The spec's messages for what was refused, each once. */
   errors: string[];

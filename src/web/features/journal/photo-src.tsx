@@ -5,7 +5,7 @@ import { vaultJournalCode } from './vault-mode';
 export const SEALED_PHOTO_MARK = '#sealed';
 
 /** The address to show a photo from: a Vault photo opened in this tab (a blob: address), any other as it is. */
-export function usePhotoSrc(src: string): string | undefined {
+function usePhotoSrc(src: string): string | undefined {
   const sealed = src.endsWith(SEALED_PHOTO_MARK);
   const [opened, setOpened] = useState<{ src: string; url: string } | null>(null);
   useEffect(() => {

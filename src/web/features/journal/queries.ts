@@ -139,7 +139,7 @@ export function useCreateEntry() {
   });
 }
 
-export interface EntryChanges {
+interface EntryChanges {
   draft: api.EntryDraft;
   removePhotoIds: readonly string[];
   addPhotos: readonly File[];

@@ -13,7 +13,7 @@ export function useSearchFilter(): [SearchFilter, (next: SearchFilter) => void] 
 }
 
 /** Typing debounce for search fields (ms). */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 /**
  * A text field whose value is committed a moment after typing stops. `committed` is the value

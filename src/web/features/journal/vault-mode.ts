@@ -60,7 +60,7 @@ sessionStore.subscribe(() => {
 });
 
 /** 'none': no Vault; 'locked': a Vault whose keys are not in this tab; 'unlocked'. */
-export type VaultJournalState = 'none' | 'locked' | 'unlocked';
+type VaultJournalState = 'none' | 'locked' | 'unlocked';
 const snapshot = (): VaultJournalState => (!isVaultJournal() ? 'none' : vaultKeys() ? 'unlocked' : 'locked');
 
 export function useVaultJournal(): VaultJournalState {

@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEZONE, OFFERED_TIMEZONES } from '../../../shared/auth-schemas';
 
 /** Spec 9: the zones offered, by the names people know them by. */
-export const TIMEZONE_LABELS: Record<(typeof OFFERED_TIMEZONES)[number], string> = {
+const TIMEZONE_LABELS: Record<(typeof OFFERED_TIMEZONES)[number], string> = {
   'America/New_York': 'Eastern',
   'America/Chicago': 'Central',
   'America/Denver': 'Mountain',
@@ -11,7 +11,7 @@ export const TIMEZONE_LABELS: Record<(typeof OFFERED_TIMEZONES)[number], string>
   'Pacific/Honolulu': 'Hawaii',
 };
 
-export interface ZoneOption {
+interface ZoneOption {
   value: string;
   label: string;
 }

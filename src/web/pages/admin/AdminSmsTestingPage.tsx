@@ -207,7 +207,7 @@ function Indicator({ ok, label }: { ok: boolean; label: string }) {
   );
 }
 
-export function TestResults({ tests, loading, failed }: { tests: SmsTestLog[]; loading?: boolean; failed?: boolean }) {
+function TestResults({ tests, loading, failed }: { tests: SmsTestLog[]; loading?: boolean; failed?: boolean }) {
   if (loading) return <p className="py-8 text-center text-sm text-stone-500">Loading…</p>;
   if (failed) return <InlineError>Failed to load test results</InlineError>;
   if (tests.length === 0) {

@@ -21,7 +21,7 @@ const toneClasses: Record<ExpiryTone, string> = {
 };
 
 /** Trial Expiration Date as the list shows it: coloured, with its prefix. */
-export function TrialExpiration({ trialEnd, now }: { trialEnd: string; now?: Date }) {
+function TrialExpiration({ trialEnd, now }: { trialEnd: string; now?: Date }) {
   const expiry = trialExpiry(trialEnd, now);
   return (
     <span className={cn('inline-flex items-center gap-1.5', toneClasses[expiry.tone])}>

@@ -178,7 +178,7 @@ function subscriptionText(subscription: AdminUserInfo['subscription']): string {
 }
 
 /** Asks for the typed word DELETE; the button works only on exactly that. */
-export function ConfirmDeleteDialog(props: { open: boolean; onOpenChange: (open: boolean) => void; email: string; deleting: boolean; onConfirm: () => void }) {
+function ConfirmDeleteDialog(props: { open: boolean; onOpenChange: (open: boolean) => void; email: string; deleting: boolean; onConfirm: () => void }) {
   const [typed, setTyped] = useState('');
   const matches = typed === text.deleteConfirmText;
   const returnFocus = useReturnFocus(props.open);

@@ -19,7 +19,7 @@ interface DevSession {
 }
 
 /** Where the browser goes next; a seam so tests can watch it. */
-export const devCheckoutBrowser = {
+const devCheckoutBrowser = {
   leaveTo(url: string): void {
     window.location.assign(url);
   },

@@ -7,7 +7,7 @@ import { VerificationPanel } from './VerificationPanel';
 import { usePhoneVerification } from './usePhoneVerification';
 
 /** Where the auth link points inside this app ('/auth/callback?token=…'), whatever host it names. */
-export function appPathOfAuthLink(authLink: string): string | null {
+function appPathOfAuthLink(authLink: string): string | null {
   try {
     const url = new URL(authLink, window.location.origin);
     return url.pathname === '/auth/callback' ? `${url.pathname}${url.search}` : null;

@@ -15,7 +15,7 @@ import {
 
 const CLOCK_TICK_MS = 1_000;
 
-export interface PhoneVerificationOptions {
+interface PhoneVerificationOptions {
   verificationToken: string;
   /** Called about 1 s after the phone is verified, with the sign-in link. */
   onVerified(authLink: string): void;

@@ -5,7 +5,7 @@ import { PublicLayout } from '../../components/marketing/PublicLayout';
 import { pageTitle } from '../../seo/meta';
 import { PageHead } from '../../seo/PageHead';
 
-export const PRIVACY_EFFECTIVE_DATE = 'June 23, 2025';
+const PRIVACY_EFFECTIVE_DATE = 'June 23, 2025';
 
 export function PrivacyPage() {
   return (

@@ -11,7 +11,7 @@ import { Field } from '../../components/ui/Field';
 import { PasswordInput } from '../../components/ui/PasswordInput';
 
 /** Spec 5 (set new password): all fields, matching, at least 6 characters. */
-export function checkNewPassword(password: string, confirmation: string): string | null {
+function checkNewPassword(password: string, confirmation: string): string | null {
   if (!password || !confirmation) return messages.reset.fillAllFields;
   if (password !== confirmation) return messages.reset.mismatch;
   if (password.length < RESET_PASSWORD_MIN_LENGTH) return messages.reset.tooShort;

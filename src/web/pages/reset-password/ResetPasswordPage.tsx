@@ -13,7 +13,7 @@ import { NewPasswordForm } from './NewPasswordForm';
 import { readResetLink } from './reset-link';
 
 /** How long the invalid-link screen waits before going to sign-in (spec 2). */
-export const INVALID_LINK_REDIRECT_MS = 3_000;
+const INVALID_LINK_REDIRECT_MS = 3_000;
 
 const exchangeTokenHash = (tokenHash: string) => verifyRecovery(tokenHash).then((session) => session.access_token);
 

@@ -3,7 +3,7 @@
  * check, or an access_token directly, or error/error_description. Values may sit in the query or
  * in the #fragment.
  */
-export type ResetLink =
+type ResetLink =
   | { kind: 'tokenHash'; tokenHash: string }
   | { kind: 'accessToken'; accessToken: string }
   | { kind: 'invalid' };

@@ -6,7 +6,7 @@ import { pageTitle } from '../../seo/meta';
 import { PageHead } from '../../seo/PageHead';
 
 /** What went wrong, in one line: '404 Not Found' for a route response, else the error's message. */
-export function describeRouteError(error: unknown): string {
+function describeRouteError(error: unknown): string {
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim();
   if (error instanceof Error) return error.message;
   return typeof error === 'string' ? error : 'Unknown error';

@@ -11,7 +11,7 @@ export interface SignUpFields {
 
 export type SignUpErrors = Partial<Record<keyof SignUpFields | 'form', string>>;
 
-export type SignUpCheck =
+type SignUpCheck =
   | { ok: true; email: string; phoneNumber: string }
   | { ok: false; errors: SignUpErrors };
 
