@@ -52,9 +52,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
     throw error;
   }
 
-  const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber) : undefined;
-  const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
   const clock = options.clock ?? systemClock;
+  const smsSimulator = config.sms.provider === 'simulator' ? createSmsSimulator(config.journalNumber, clock) : undefined;
+  const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
   const cipher = createTextCipher(masterKey, config.previousMasterKey);
   const storedHashKey = await loadStoredHashKey({ db: database.db, cipher, masterKey, now: clock.now().toISOString() });
   const ctx: AppContext = {
@@ -64,7 +64,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     cipher,
     events: createLocalEventBus(),
-    sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber)),
+    sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber, clock)),
     mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
     storage: createPhotoStorage(config.storage),
     billing: createBillingProvider(config, clock),

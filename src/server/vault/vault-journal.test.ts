@@ -163,13 +163,16 @@ describe('the journal of a Vault user: read sealed, written sealed in the browse
   });
 
   it('answers On This Day with sealed entries, for the browser to open', async () => {
+    // A day that is the same date in every US zone, whatever day the suite runs on (not a leap day).
+    const before = t.clock.now();
+    t.clock.set(new Date('2026-05-09T15:00:00Z'));
     const { user, keys } = await vaultUser();
-    const today = new Date(t.clock.now());
-    const lastYear = `${today.getUTCFullYear() - 1}-${String(today.getUTCMonth() + 1).padStart(2, '0')}-${String(today.getUTCDate()).padStart(2, '0')}`;
+    const lastYear = '2025-05-09';
     const sealed = await sealedWrite(keys, { text: 'A year ago', at: '2026-11-25T09:00:00.000Z', source: 'web' });
     expect((await inject(user, 'POST', '/api/entries', { entry_date: lastYear, sealed: [sealed] })).statusCode).toBe(201);
     const res = await inject(user, 'GET', '/api/on-this-day');
     expect(res.statusCode).toBe(200);
     expect(res.json().entries).toMatchObject([{ entry_date: lastYear, content: null, sealed: [sealed] }]);
+    t.clock.set(before);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { OutboundSms, SmsProvider } from './types';
+import type { Clock } from '../../clock';
 
 interface SimulatedText {
   id: string;
@@ -31,7 +32,7 @@ function remember(list: SimulatedText[], text: SimulatedText): void {
 }
 
 /** Stands in for Twilio in development: texts land in memory, where the dev phone shows them. */
-export function createSmsSimulator(from: string): SmsSimulator {
+export function createSmsSimulator(from: string, clock: Clock): SmsSimulator {
   const sent: SimulatedText[] = [];
   const received: SimulatedText[] = [];
   const sentTo = (phone: string) => sent.filter((t) => t.to === phone);
@@ -49,7 +50,7 @@ export function createSmsSimulator(from: string): SmsSimulator {
     },
     async send(message: OutboundSms) {
       const id = 'SM' + randomBytes(16).toString('hex');
-      remember(sent, { id, to: message.to, from, body: message.body, at: new Date().toISOString() });
+      remember(sent, { id, to: message.to, from, body: message.body, at: clock.now().toISOString() });
       return { providerMessageId: id, status: 'delivered' };
     },
     async findSent({ to, body, since }) {

@@ -17,9 +17,10 @@ afterEach(() => {
 
 describe('entry card', () => {
   it('shows the day, a 12-hour time, the source, title and tags', () => {
-    renderJournal(<EntryCard entry={buildEntry({ title: 'River walk', source: 'sms', tags: ['outdoors', 'birds'] })} />);
+    // The account's zone, not the machine's: 20:05 UTC is 2:05 PM in Chicago, on the entry's own day.
+    renderJournal(<EntryCard timeZone="America/Chicago" entry={buildEntry({ title: 'River walk', source: 'sms', tags: ['outdoors', 'birds'] })} />);
     expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('Tuesday, March 3, 2026');
-    expect(screen.getByText(/^\d{1,2}:\d{2} (AM|PM)$/)).toBeInTheDocument();
+    expect(screen.getByText('2:05 PM')).toBeInTheDocument();
     expect(screen.getByText('SMS')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'River walk' })).toBeInTheDocument();
     expect(screen.getByText('#outdoors')).toBeInTheDocument();
