@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
 import { currentUser, requireUser } from '../auth/authenticate';
-import { parseInput } from '../http/validate';
 import { openedEntriesSchema, sealedBatchQuery, vaultKeysSchema } from './schemas';
 import { sealNextBatch } from './seal-journal';
 import { finishTurningOff, getVault, rewrapVault, startTurningOff, turnOnVault } from './service';
@@ -11,18 +11,21 @@ import { saveOpenedEntries, sealedBatch } from './unseal-journal';
 const OPENED_BODY_LIMIT = Math.ceil(((2 * PHOTOS_PER_ENTRY_MAX_BYTES) * 4) / 3) + 2 * 1024 * 1024;
 
 /** /api/vault: the user's Vault (docs/vault.md). Sign-in only: it is on any plan, and turning it off always works. */
-export async function vaultRoutes(app: FastifyInstance): Promise<void> {
+export async function vaultRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   app.addHook('onRequest', requireUser);
 
   app.get('/', async (request) => getVault(ctx, currentUser(request).id));
-  app.put('/', async (request) => turnOnVault(ctx, currentUser(request).id, parseInput(vaultKeysSchema, request.body)));
-  app.put('/keys', async (request) => rewrapVault(ctx, currentUser(request).id, parseInput(vaultKeysSchema, request.body)));
+  app.put('/', { schema: { body: vaultKeysSchema } }, async (request) => turnOnVault(ctx, currentUser(request).id, request.body));
+  app.put('/keys', { schema: { body: vaultKeysSchema } }, async (request) => rewrapVault(ctx, currentUser(request).id, request.body));
   app.post('/seal', async (request) => sealNextBatch(ctx, currentUser(request).id));
 
   app.post('/unseal', async (request) => startTurningOff(ctx, currentUser(request).id));
-  app.get('/sealed', async (request) => sealedBatch(ctx, currentUser(request).id, parseInput(sealedBatchQuery, request.query).limit));
-  app.post('/opened', { bodyLimit: OPENED_BODY_LIMIT }, async (request) => saveOpenedEntries(ctx, currentUser(request).id, parseInput(openedEntriesSchema, request.body)));
+  app.get('/sealed', { schema: { querystring: sealedBatchQuery } }, async (request) => sealedBatch(ctx, currentUser(request).id, request.query.limit));
+  app.post('/opened', { bodyLimit: OPENED_BODY_LIMIT, schema: { body: openedEntriesSchema } }, async (request) =>
+    saveOpenedEntries(ctx, currentUser(request).id, request.body),
+  );
   app.delete('/', async (request, reply) => {
     await finishTurningOff(ctx, currentUser(request).id);
     return reply.status(204).send();
