@@ -128,7 +128,7 @@ export interface JournalEntry {
   updated_at: string;
   tags: string[];
   word_count: number;
-  /** The IANA zone the entry's time is shown in (an imported entry keeps its own); null: the account's. Always sent. */
+  /** The IANA zone the entry's time is shown in: the account's as it was written, or an imported entry's own. */
   time_zone?: string | null;
   photos: EntryPhoto[];
 }

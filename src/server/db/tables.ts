@@ -175,7 +175,7 @@ export interface JournalEntriesTable {
   updated_at: string;
   /** SMS entries: 0 for the day's first, 1, 2… for continuations past the content limit; 0 for web. */
   sms_part: Generated<number>;
-  /** The IANA zone the entry's time is shown in (an imported entry keeps its own); null: the account's. */
+  /** The IANA zone the entry's time is shown in: the account's as it was written, or an imported entry's own. */
   time_zone: Generated<string | null>;
   /** Vault entries: JSON list of base64 sealed boxes (docs/vault.md); null when the server can read it. */
   sealed: string | null;

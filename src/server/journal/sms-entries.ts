@@ -116,7 +116,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
       // Read after the revision: a Vault turned on or off at this moment is seen wholly or not at all.
       const vault = await findVault(trx, userId);
-      const dayAppend = { userId, salt: owner.salt, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock, vault };
+      const dayAppend = { userId, salt: owner.salt, timeZone: owner.timezone, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock, vault };
       const day = await appendToDayEntry(ctx, trx, dayAppend, photos);
       const entryId = day.entryId;
       // A Vault entry's photos are sealed to its public key, exactly when the entry is.
@@ -145,6 +145,8 @@ async function sealDayEntryFirst(ctx: AppContext, userId: string, entryDate: str
 interface DayAppend {
   userId: string;
   salt: string;
+  /** The account's zone as the text arrives: the zone its time is shown in. */
+  timeZone: string;
   entryDate: string;
   /** Normalised; may be empty when the text carries photos. */
   text: string;
@@ -196,6 +198,7 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
       ...words,
       source: 'sms',
       entry_date: day.entryDate,
+      time_zone: day.timeZone,
       word_count: countWords(first ?? ''),
       created_at: day.receivedAt.toISOString(),
       updated_at: day.now,
@@ -264,6 +267,7 @@ async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: Jou
       ...words,
       source: 'sms',
       entry_date: day.entryDate,
+      time_zone: day.timeZone,
       word_count: countWords(piece),
       created_at: new Date(createdAt).toISOString(),
       updated_at: day.now,
