@@ -4,6 +4,7 @@ import { LegalArticle, LegalSection } from '../../components/marketing/LegalArti
 import { PublicLayout } from '../../components/marketing/PublicLayout';
 import { pageTitle } from '../../seo/meta';
 import { PageHead } from '../../seo/PageHead';
+import { vaultMessages } from '../../../shared/vault-messages';
 
 const PRIVACY_EFFECTIVE_DATE = 'June 23, 2025';
 
@@ -80,6 +81,19 @@ export function PrivacyPage() {
             <li>Only you can read your entries. Our team sees account counts and masked phone numbers, never your journal text.</li>
             <li>Photo metadata, such as location, is removed when photos are saved.</li>
           </ul>
+        </LegalSection>
+
+        <LegalSection id="vault" title="The Vault: a journal only you can open">
+          <p>
+            With the Vault on (<strong>Settings → Vault</strong>), your journal is sealed in your browser and on our server to a key
+            only your vault passphrase or recovery code opens. {vaultMessages.serverCannotSee} What we still see:
+          </p>
+          <ul>
+            {vaultMessages.serverSees.map((item) => (
+              <li key={item}>{item.charAt(0).toUpperCase() + item.slice(1)}.</li>
+            ))}
+          </ul>
+          <p>{vaultMessages.lossWarning}</p>
         </LegalSection>
 
         <LegalSection id="your-choices" title="Your choices">
