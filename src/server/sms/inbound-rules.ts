@@ -3,6 +3,7 @@ import { findPhoneHolder } from '../auth/phone-claims';
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
 import type { Profile } from '../db/tables';
+import { TEXTED_SIGN_IN_LINK_TTL_MINUTES } from '../auth/limits';
 import { addDays, localDate } from '../journal/dates';
 import { appendSmsToDayEntry, type SettleInJournal, type SmsMedia } from '../journal/sms-entries';
 import { celebrateMilestones } from '../milestones/service';
@@ -49,8 +50,8 @@ export async function handleInboundText(ctx: AppContext, text: ReceivedText): Pr
   const userId = profile?.id ?? null;
   const today = ctx.clock.now().toISOString().slice(0, 10);
 
-  const reply = (kind: string, body: string, dedupeKey = `reply:${text.messageSid}`) =>
-    enqueueSms(ctx, { userId, to: text.from, body, kind, dedupeKey });
+  const reply = (kind: string, body: string, dedupeKey = `reply:${text.messageSid}`, expiresAt?: Date) =>
+    enqueueSms(ctx, { userId, to: text.from, body, kind, dedupeKey, expiresAt });
   // When the provider answered the keyword itself, we only mirror the state: one confirmation, not two.
   const confirm = async (kind: string, body: string) => {
     if (!provider) await reply(kind, body);
@@ -76,7 +77,9 @@ export async function handleInboundText(ctx: AppContext, text: ReceivedText): Pr
   const command = parseTextCommand(text.body);
   if (command?.name === 'yesterday') return appendToYesterday(ctx, profile, text, command.text, today, reply);
   if (command && text.media.length === 0) {
-    await reply('command_reply', await runTextCommand(ctx, profile, command, text.messageId));
+    // LINK's reply is a sign-in link: once the link has expired (an outage held it), it is dropped, not sent.
+    const linkLapses = command.name === 'link' ? new Date(ctx.clock.now().getTime() + TEXTED_SIGN_IN_LINK_TTL_MINUTES * 60_000) : undefined;
+    await reply('command_reply', await runTextCommand(ctx, profile, command, text.messageId), undefined, linkLapses);
     return { kind: 'command', userId };
   }
   return appendToJournal(ctx, profile, text, today);

@@ -24,6 +24,8 @@ const DROPPED_BECAUSE: Record<string, string> = {
   nudge: 'Dropped: more than 2 hours past its time',
   weekly_recap: 'Dropped: more than 2 hours past its time',
   sign_in_link: 'Dropped: its sign-in link had expired',
+  // The only reply that lapses: LINK's, a sign-in link.
+  command_reply: 'Dropped: its sign-in link had expired',
   verification: 'Dropped: the sign-up it asks to confirm had lapsed',
 };
 

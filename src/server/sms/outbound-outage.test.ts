@@ -3,7 +3,7 @@ import { runReminderPass } from '../reminders/service';
 import { bearer, buildUser, signIn, uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
 import { MAX_RETRY_MS } from './outbound-retry';
-import { type FakeTwilio, outboundTo, profileOf, type SmsTestApp, withTwilioApp } from './test-support';
+import { type FakeTwilio, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
 
 const METRICS_TOKEN = 'metrics-token-for-outage-tests-0123';
 const TWILIO_DOWN = { status: 500, code: 20500 };
@@ -134,6 +134,18 @@ describe('texts that have become pointless', () => {
     expect(twilio.sentTo(late.phone)).toHaveLength(0);
     expect((await outboundTo(t, late.phone))[0]).toMatchObject({ kind: 'sign_in_link', status: 'skipped', error_message: 'Dropped: its sign-in link had expired' });
     expect(twilio.sentTo(soon.phone)).toHaveLength(1);
+  });
+
+  it('drops the reply to LINK once the link it carries has expired', async () => {
+    t.clock.set(new Date('2026-06-01T18:00:00Z'));
+    const user = await buildUser(t);
+    twilio.outage(TWILIO_DOWN);
+    await textJournal(t, user.phone, 'LINK');
+    await runSender(t, twilio, 16 * 60_000, 30_000);
+    twilio.outage(null);
+    await runSender(t, twilio, MAX_RETRY_MS, 30_000);
+    expect(twilio.sentTo(user.phone)).toHaveLength(0);
+    expect((await outboundTo(t, user.phone))[0]).toMatchObject({ kind: 'command_reply', status: 'skipped', error_message: 'Dropped: its sign-in link had expired' });
   });
 
   it('drops a verification text once the sign-up it confirms has lapsed', async () => {
