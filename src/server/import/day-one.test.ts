@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
-import { dayOneText, fileKey, parseDayOne, unescapeDayOne } from './day-one';
+import { dayOneText, fileKey, parseDayOne, unescapeDayOne } from '../../shared/import/day-one';
 import { fixture } from './test-support';
 
 const journal = () => JSON.parse(fixture('dayone-journal.json').toString('utf8')) as { entries: Record<string, unknown>[] };

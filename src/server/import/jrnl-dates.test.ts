@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayOrder, parseJrnlDate } from './jrnl-dates';
+import { dayOrder, parseJrnlDate } from '../../shared/import/jrnl-dates';
 
 const NOW = new Date('2026-05-10T12:00:00Z');
 const at = (blob: string, order: 'dmy' | 'mdy' = 'dmy') => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
-import { jrnlTags, looksLikeJrnl, parseJrnl, splitTitle } from './jrnl';
-import { parseJrnlJson } from './jrnl-json';
+import { jrnlTags, looksLikeJrnl, parseJrnl, splitTitle } from '../../shared/import/jrnl';
+import { parseJrnlJson } from '../../shared/import/jrnl-json';
 import { fixture } from './test-support';
 
 const NOW = new Date('2026-05-10T12:00:00Z');

@@ -7,7 +7,7 @@ import { cleanFileName, prepareImage } from '../photos/images';
 import { newPhotoKeys } from '../photos/keys';
 import type { PreparedPhoto } from '../photos/service';
 import type { ImportReader } from './reader/client';
-import type { ImportedPhoto } from './types';
+import type { ImportedPhoto } from '../../shared/import/types';
 
 /** A photo of the file on its way into an entry, or why it stays out. */
 type PhotoOutcome = { photo: ImportedPhoto; prepared: PreparedPhoto } | { photo: ImportedPhoto; left: 'photo_unsupported' | 'photo_over_limit' };

@@ -1,23 +1,11 @@
-import { IMPORT_REASONS, type ImportReason, type ImportReasonCount } from '../../shared/import';
+import { IMPORT_REASONS, type ImportReasonCount } from '../../shared/import';
+import { ReasonCounter } from '../../shared/import/reasons';
 import type { AppContext } from '../context';
 
-const EXAMPLES_KEPT = 3;
+export { entryExample } from '../../shared/import/reasons';
 
-/** Why things were left out, counted, with the first few of each as examples. */
-export class ReasonTally {
-  private readonly counts = new Map<ImportReason, ImportReasonCount>();
-
-  add(reason: ImportReason, example: string): void {
-    let count = this.counts.get(reason);
-    if (!count) this.counts.set(reason, (count = { reason, count: 0, examples: [] }));
-    count.count += 1;
-    if (count.examples.length < EXAMPLES_KEPT) count.examples.push(example.slice(0, 120));
-  }
-
-  list(): ImportReasonCount[] {
-    return IMPORT_REASONS.flatMap((reason) => this.counts.get(reason) ?? []);
-  }
-
+/** Why things were left out (shared/import/reasons.ts), kept with the job sealed under the owner's key. */
+export class ReasonTally extends ReasonCounter {
   /** Sealed with the owner's key: examples name entries by their titles. */
   seal(ctx: AppContext, userId: string, salt: string): string | null {
     return this.counts.size ? ctx.cipher.encrypt(userId, salt, JSON.stringify(this.list())) : null;
@@ -31,10 +19,4 @@ export class ReasonTally {
     }
     return tally;
   }
-}
-
-/** How an entry is named in the summary: its day and the start of its title or text. */
-export function entryExample(entry: { entryDate: string; title: string | null; content: string }): string {
-  const words = (entry.title ?? entry.content).replace(/\s+/g, ' ').trim();
-  return words ? `${entry.entryDate} “${words.length > 40 ? `${words.slice(0, 40).trimEnd()}…` : words}”` : entry.entryDate;
 }

@@ -1,6 +1,6 @@
 import { messages } from '../../shared/messages';
 import { invalidInput } from '../errors';
-import { looksLikeJrnl } from './jrnl';
+import { looksLikeJrnl } from '../../shared/import/jrnl';
 
 /** What an upload's first bytes say it is; the rest is read by the import job. */
 export type UploadKind = 'zip' | 'text';

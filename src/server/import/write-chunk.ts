@@ -14,7 +14,7 @@ import { preparePhotos, storePhotoFiles } from './photos';
 import type { ImportReader } from './reader/client';
 import { entryExample, type ReasonTally } from './reasons';
 import * as repo from './repo';
-import type { ImportedEntry, ImportedPhoto } from './types';
+import type { ImportedEntry, ImportedPhoto } from '../../shared/import/types';
 
 /** Where an import stands; written with every chunk, so a restart goes on from there. */
 export interface ImportProgressState {

@@ -7,7 +7,7 @@ import { newId } from '../ids';
 import { appendSmsToDayEntry } from '../journal/sms-entries';
 import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
-import { parseDayOne } from './day-one';
+import { parseDayOne } from '../../shared/import/day-one';
 import { brisbaneTrip, importFile } from './test-support';
 
 describe('the ZIP export is a backup: it imports into a new account whole', () => {

@@ -1,54 +1,8 @@
 import { addDays, localDate } from '../journal/dates';
+import { zonedInstant } from '../../shared/zones';
 
-// Wall-clock arithmetic in IANA time zones with nothing but Intl: a local day and time become the
-// UTC instant they name, correct across daylight-saving changes.
-
-const DAY_MS = 86_400_000;
-const partFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function partsFormatter(timeZone: string): Intl.DateTimeFormat {
-  let format = partFormatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    partFormatters.set(timeZone, format);
-  }
-  return format;
-}
-
-/** How far the zone's wall clock is ahead of UTC at an instant, in ms (New York in winter: -5 h). */
-function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const p of partsFormatter(timeZone).formatToParts(new Date(instant))) {
-    if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  }
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return wall - Math.floor(instant / 1000) * 1000;
-}
-
-/**
- * The instant a local wall time (`HH:MM` on `YYYY-MM-DD`) names in a zone. A time that happens twice
- * (clocks fall back) is its first occurrence; a time that never happens (clocks spring forward) is
- * moved on by the size of the gap, so 02:30 on the spring-forward night is 03:30.
- */
-export function zonedInstant(day: string, time: string, timeZone: string): Date {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const [hh, mm] = time.split(':').map(Number) as [number, number];
-  const wall = Date.UTC(y, m - 1, d, hh, mm);
-  // Real zones change offset at most once within a day either side, so these are the candidates.
-  const before = zoneOffsetMs(wall - DAY_MS, timeZone);
-  const after = zoneOffsetMs(wall + DAY_MS, timeZone);
-  const matches = [...new Set([wall - before, wall - after])].filter((t) => t + zoneOffsetMs(t, timeZone) === wall);
-  return new Date(matches.length ? Math.min(...matches) : wall - before);
-}
+// Wall-clock arithmetic in IANA time zones lives in shared/zones.ts (the browser reads imports with it too).
+export { zonedInstant };
 
 /**
  * Answers already worked out, by their question. A reminder pass asks the same few questions for

@@ -3,7 +3,7 @@ import { messages } from '../../../shared/messages';
 import type { AppContext } from '../../context';
 import { AppError, invalidInput } from '../../errors';
 import { PART_BYTES, readPart, type UploadRef } from '../stored-upload';
-import type { ImportedEntry, ImportFormat } from '../types';
+import type { ImportedEntry, ImportFormat } from '../../../shared/import/types';
 import type { FromReader, ToReader } from './messages';
 
 /** The server's side of an import reader thread (reader/thread.ts). One request at a time. */

@@ -1,4 +1,4 @@
-import type { ImportedEntry, ImportFormat } from '../types';
+import type { ImportedEntry, ImportFormat } from '../../../shared/import/types';
 
 // What the server and an import reader thread say to each other. The reader holds no keys and no
 // storage credentials: it asks for the upload's parts, and the server reads and opens them.

@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { PHOTO_MAX_BYTES } from '../../../shared/journal-rules';
 import { AppError } from '../../errors';
 import { readImport, type ImportReading } from '../parse';
-import type { ImportedEntry } from '../types';
+import type { ImportedEntry } from '../../../shared/import/types';
 import type { ByteSource } from '../zip';
 import type { FromReader, StartReading, ToReader } from './messages';
 

@@ -1,4 +1,4 @@
-import { isCalendarDay } from '../journal/dates';
+import { isCalendarDay } from '../validation';
 
 // jrnl reads an entry's bracketed date with the journal's `timeformat` (strftime, "%Y-%m-%d %H:%M"
 // by default) and, when that fails, with dateutil's parser; a blob of six characters or fewer is

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ENTRY_SOURCES, normalizeEntryText, normalizeTitle, splitTags } from '../../shared/journal';
-import { messages } from '../../shared/messages';
-import { invalidInput } from '../errors';
-import { isCalendarDay, isValidTimeZone } from '../journal/dates';
+import { ENTRY_SOURCES, normalizeEntryText, normalizeTitle, splitTags } from '../journal-rules';
+import { messages } from '../messages';
+import { refuseFile } from './file-error';
+import { isCalendarDay } from '../validation';
+import { isValidTimeZone } from '../zones';
 import { isoInstant } from './dates';
 import type { ImportedEntry } from './types';
 
@@ -31,12 +32,12 @@ export function looksLikeJotline(json: unknown): boolean {
 }
 
 export function parseJotline(json: unknown, fallbackZone: string): ImportedEntry[] {
-  if (!looksLikeJotline(json)) throw invalidInput(messages.importer.unknownFormat);
+  if (!looksLikeJotline(json)) throw refuseFile(messages.importer.unknownFormat);
   const doc = json as { entries: unknown[]; timezone?: unknown };
   const exportZone = typeof doc.timezone === 'string' && isValidTimeZone(doc.timezone) ? doc.timezone : fallbackZone;
   return doc.entries.map((item, index) => {
     const parsed = exportedEntry.safeParse(item);
-    if (!parsed.success) throw invalidInput(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
+    if (!parsed.success) throw refuseFile(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
     const entry = parsed.data;
     const createdAt = isoInstant(entry.created_at)!;
     return {

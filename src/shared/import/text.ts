@@ -1,5 +1,5 @@
-import { ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, normalizeEntryText, normalizeTitle, splitTags } from '../../shared/journal';
-import { messages } from '../../shared/messages';
+import { ENTRY_CONTENT_MAX, ENTRY_TITLE_MAX, normalizeEntryText, normalizeTitle, splitTags } from '../journal-rules';
+import { messages } from '../messages';
 import type { ImportedEntry } from './types';
 
 /**

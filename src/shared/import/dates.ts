@@ -1,4 +1,4 @@
-import { isValidTimeZone, localDate } from '../journal/dates';
+import { isValidTimeZone, localDate } from '../zones';
 
 /** An instant as ISO-8601, or null when the text is not a date. */
 export function isoInstant(value: string): string | null {

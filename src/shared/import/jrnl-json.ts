@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { messages } from '../../shared/messages';
-import { invalidInput } from '../errors';
+import { messages } from '../messages';
+import { refuseFile } from './file-error';
 import { parseJrnlDate } from './jrnl-dates';
 import { jrnlEntry } from './jrnl';
 import type { ImportedEntry } from './types';
@@ -28,10 +28,10 @@ export function looksLikeJrnlJson(json: unknown): boolean {
 export function parseJrnlJson(json: unknown, timeZone: string, now: Date): ImportedEntry[] {
   return (json as { entries: unknown[] }).entries.map((item, index) => {
     const parsed = jrnlJsonEntry.safeParse(item);
-    if (!parsed.success) throw invalidInput(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
+    if (!parsed.success) throw refuseFile(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
     const entry = parsed.data;
     const at = parseJrnlDate(`${entry.date} ${entry.time}`, 'dmy', now);
-    if (!at || at === 'invalid') throw invalidInput(messages.importer.badEntry(index + 1, `"${entry.date} ${entry.time}" is not a date`));
+    if (!at || at === 'invalid') throw refuseFile(messages.importer.badEntry(index + 1, `"${entry.date} ${entry.time}" is not a date`));
     const tags = entry.tags.map((tag) => tag.replace(/^@/, '').toLowerCase());
     return jrnlEntry(at, { title: entry.title, body: entry.body, tags, starred: entry.starred }, timeZone);
   });

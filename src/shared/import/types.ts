@@ -1,5 +1,5 @@
-import type { EntrySource } from '../../shared/journal';
-import type { ImportReason } from '../../shared/import';
+import type { EntrySource } from '../journal-rules';
+import type { ImportReason } from '../import';
 
 /** A photo an import file names for an entry; its bytes are read only when the photo is wanted. */
 export interface ImportedPhoto {

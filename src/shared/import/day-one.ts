@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { ENTRY_SOURCES, normalizeEntryText } from '../../shared/journal';
-import type { ImportReason } from '../../shared/import';
-import { messages } from '../../shared/messages';
-import { invalidInput } from '../errors';
-import { isCalendarDay, isValidTimeZone } from '../journal/dates';
+import { ENTRY_SOURCES, normalizeEntryText } from '../journal-rules';
+import type { ImportReason } from '../import';
+import { messages } from '../messages';
+import { refuseFile } from './file-error';
+import { isCalendarDay } from '../validation';
+import { isValidTimeZone } from '../zones';
 import { dayIn, isoInstant } from './dates';
 import { importedText } from './text';
 import type { ImportedEntry, ImportedPhoto, LeftOut } from './types';
@@ -114,7 +115,7 @@ function photosOf(entry: DayOneEntry, files: ArchiveFiles, leftOut: LeftOut[]): 
 
 function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, files: ArchiveFiles): ImportedEntry {
   const created = isoInstant(entry.creationDate);
-  if (!created) throw invalidInput(messages.importer.badEntry(index + 1, `"${entry.creationDate.slice(0, 40)}" is not a date`));
+  if (!created) throw refuseFile(messages.importer.badEntry(index + 1, `"${entry.creationDate.slice(0, 40)}" is not a date`));
   const timeZone = entry.timeZone && isValidTimeZone(entry.timeZone) ? entry.timeZone : fallbackZone;
   const { title, content } = dayOneText(entry.text ?? '');
   const leftOut: LeftOut[] = [];
@@ -143,10 +144,10 @@ function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, file
  * alone, whose photos are then only named); `fallbackZone` dates entries without a known zone.
  */
 export function parseDayOne(json: unknown, fallbackZone: string, files: ArchiveFiles = null): ImportedEntry[] {
-  if (!looksLikeDayOne(json)) throw invalidInput(messages.importer.unknownFormat);
+  if (!looksLikeDayOne(json)) throw refuseFile(messages.importer.unknownFormat);
   return (json as { entries: unknown[] }).entries.map((item, index) => {
     const parsed = dayOneEntry.safeParse(item);
-    if (!parsed.success) throw invalidInput(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
+    if (!parsed.success) throw refuseFile(messages.importer.badEntry(index + 1, parsed.error.issues[0]?.message ?? 'unexpected fields'));
     return readEntry(parsed.data, index, fallbackZone, files);
   });
 }

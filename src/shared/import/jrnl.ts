@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { messages } from '../../shared/messages';
-import { invalidInput } from '../errors';
-import { zonedInstant } from '../reminders/schedule';
+import { sha256Hex } from './sha256';
+import { messages } from '../messages';
+import { refuseFile } from './file-error';
+import { zonedInstant } from '../zones';
 import { dayOrder, parseJrnlDate, type DayOrder, type WallClock } from './jrnl-dates';
 import { importedText } from './text';
 import type { ImportedEntry } from './types';
@@ -51,7 +51,7 @@ export function jrnlTags(text: string): string[] {
 
 /** jrnl's identity of an entry: the same from its text journal and from its JSON export. */
 function jrnlOrigin(day: string, time: string, title: string, body: string): string {
-  return `jrnl:${createHash('sha256').update(`${day} ${time}\n${title}\n${body}`).digest('hex')}`;
+  return `jrnl:${sha256Hex(`${day} ${time}\n${title}\n${body}`)}`;
 }
 
 /** An entry from jrnl's parts: title and body as jrnl splits them, times in `timeZone`. */
@@ -97,7 +97,7 @@ export function parseJrnl(text: string, timeZone: string, now: Date): ImportedEn
   lines.forEach((line, index) => {
     const match = header.exec(legacy ? line.trimEnd() : line);
     const at = match ? parseJrnlDate(match[1]!, order, now) : null;
-    if (at === 'invalid') throw invalidInput(messages.importer.badEntry(entries.length + (current ? 2 : 1), `line ${index + 1} has no real date and time`));
+    if (at === 'invalid') throw refuseFile(messages.importer.badEntry(entries.length + (current ? 2 : 1), `line ${index + 1} has no real date and time`));
     if (at) {
       finish();
       current = { at, lines: [match![2] ?? ''] };
