@@ -66,6 +66,14 @@ const matrix: Record<string, Row> = {
   'POST /api/vault/unseal': { access: 'user' },
   'GET /api/vault/sealed': { access: 'user' },
   'POST /api/vault/opened': { access: 'user', body: { entries: [{ id: 'entry', segments: 1, content: 'opened', title: null, tags: [], photos: [] }] } },
+  'POST /api/vault/imported': {
+    access: 'user',
+    body: {
+      entries: [
+        { import_key: randomBytes(32).toString('base64url'), entry_date: '2026-11-20', created_at: '2026-11-20T09:00:00.000Z', time_zone: 'UTC', source: 'web', word_count: 2, sealed: [randomBytes(80).toString('base64')] },
+      ],
+    },
+  },
   'DELETE /api/vault': { access: 'user' },
   'GET /api/events': { access: 'user', stream: true },
   'POST /api/events/ticket': { access: 'user' },

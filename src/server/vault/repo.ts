@@ -6,6 +6,9 @@ import type { JournalEntryRow, JournalPhotoRow, VaultsTable } from '../db/tables
 
 export type VaultRow = VaultsTable;
 
+/** A Vault import's keys (import-sealed.ts) sit beside the server's own import fingerprints, told apart by this prefix. */
+export const VAULT_IMPORT_PREFIX = 'vault:';
+
 export async function findVault(db: Db, userId: string): Promise<VaultRow | undefined> {
   return db.selectFrom('vaults').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
@@ -97,7 +100,8 @@ export async function dropReadableLeftovers(db: Db, userId: string): Promise<voi
     .where('body', 'is not', null)
     .execute();
   await db.deleteFrom('journal_sms_undo').where('user_id', '=', userId).execute();
-  await db.deleteFrom('journal_imports').where('user_id', '=', userId).execute();
+  // A Vault import's keys stay: made under a key only the browser holds, they confirm no guess.
+  await db.deleteFrom('journal_imports').where('user_id', '=', userId).where('fingerprint', 'not like', `${VAULT_IMPORT_PREFIX}%`).execute();
 }
 
 /** Turning the vault off: the sealed bodies of the user's texts cannot be opened here; they go. */

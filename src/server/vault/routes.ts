@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
 import { currentUser, requireUser } from '../auth/authenticate';
+import { importedEntriesSchema, saveImportedEntries } from './import-sealed';
 import { openedEntriesSchema, sealedBatchQuery, vaultKeysSchema } from './schemas';
 import { sealNextBatch } from './seal-journal';
 import { finishTurningOff, getVault, rewrapVault, startTurningOff, turnOnVault } from './service';
@@ -9,6 +10,8 @@ import { saveOpenedEntries, sealedBatch } from './unseal-journal';
 
 // An entry's opened photos and thumbnails, as base64 in JSON, with room for its text.
 const OPENED_BODY_LIMIT = Math.ceil(((2 * PHOTOS_PER_ENTRY_MAX_BYTES) * 4) / 3) + 2 * 1024 * 1024;
+// A batch of imported entries, sealed: the browser sends at most about 4 MB; room for one long entry of our own export.
+const IMPORTED_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** /api/vault: the user's Vault (docs/vault.md). Sign-in only: it is on any plan, and turning it off always works. */
 export async function vaultRoutes(plain: FastifyInstance): Promise<void> {
@@ -25,6 +28,10 @@ export async function vaultRoutes(plain: FastifyInstance): Promise<void> {
   app.get('/sealed', { schema: { querystring: sealedBatchQuery } }, async (request) => sealedBatch(ctx, currentUser(request).id, request.query.limit));
   app.post('/opened', { bodyLimit: OPENED_BODY_LIMIT, schema: { body: openedEntriesSchema } }, async (request) =>
     saveOpenedEntries(ctx, currentUser(request).id, request.body),
+  );
+  // An import read and sealed in the browser; its photos follow through POST /api/entries/:id/photos.
+  app.post('/imported', { bodyLimit: IMPORTED_BODY_LIMIT, schema: { body: importedEntriesSchema } }, async (request) =>
+    saveImportedEntries(ctx, currentUser(request).id, request.body),
   );
   app.delete('/', async (request, reply) => {
     await finishTurningOff(ctx, currentUser(request).id);
