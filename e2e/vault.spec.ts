@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
+import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
+import sharp from 'sharp';
 import { vaultMessages } from '../src/shared/vault-messages';
 import { signUpVerified } from './support';
 
 // The Vault, whole: turned on with a journal already written, a text sealed as it arrives, the
-// journal unlocked, searched, edited and exported in the browser, locked, opened after a sign-in by
-// texted link with the recovery code, the passphrase changed, and the vault turned off again.
+// journal unlocked, searched, edited, given a photo and exported in the browser (a PDF too),
+// locked, opened after a sign-in by texted link with the recovery code, the passphrase changed,
+// and the vault turned off again.
 
 const card = vaultMessages.card;
 const journal = vaultMessages.journal;
@@ -27,11 +30,12 @@ async function text(handset: Page, body: string) {
   await handset.getByRole('button', { name: 'Send text' }).click();
 }
 
-async function exportAs(page: Page, format: string) {
+async function exportAs(page: Page, format: string, withPhotos = false) {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Export' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export your journal' });
   await dialog.getByText(format, { exact: true }).click();
+  if (withPhotos) await dialog.getByRole('switch', { name: 'Include photos' }).click();
   const download = page.waitForEvent('download');
   await dialog.getByRole('button', { name: 'Export' }).click();
   const file = await download;
@@ -119,6 +123,29 @@ test('turn the vault on, text, unlock, search, edit, export, lock, sign in by li
   const zip = await exportAs(page, 'Everything (ZIP with photos)');
   const files = unzipSync(new Uint8Array(zip.body));
   expect(new TextDecoder().decode(files['Journal.json'])).toContain('Zebra crossing by the sea');
+
+  // A photo sealed here as it is written, then the PDF with photos, made here too: the photo opened
+  // and drawn in it.
+  await page.getByRole('button', { name: 'New entry' }).click();
+  const writer = page.getByRole('dialog', { name: 'New entry' });
+  await writer.getByLabel('Your entry').fill('Kingfisher over the weir');
+  const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#0ea5e9' } }).png().toBuffer();
+  await writer.locator('input[type=file]').setInputFiles({ name: 'weir.png', mimeType: 'image/png', buffer: photo });
+  await expect(writer.getByRole('list', { name: 'Attached photos' }).getByRole('listitem')).toHaveCount(1);
+  await writer.getByRole('button', { name: 'Save' }).click();
+  await expect(writer).toBeHidden();
+  await expect(cards(page).filter({ hasText: 'Kingfisher over the weir' })).toBeVisible({ timeout: 20_000 });
+  const pdf = await exportAs(page, 'PDF', true);
+  expect(pdf.name).toMatch(/^journal-export-\d{4}-\d{2}-\d{2}\.pdf$/);
+  expect(pdf.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const doc = await PDFDocument.load(new Uint8Array(pdf.body));
+  // The title page, then the entries.
+  expect(doc.getPageCount()).toBeGreaterThan(1);
+  const images = doc.context
+    .enumerateIndirectObjects()
+    .map(([, object]) => object)
+    .filter((object): object is PDFRawStream => object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
+  expect(images.map((image) => [image.dict.lookup(PDFName.of('Width'), PDFNumber).asNumber(), image.dict.lookup(PDFName.of('Height'), PDFNumber).asNumber()])).toEqual([[320, 240]]);
 
   // Lock vault: the journal is gone from the page until it is unlocked again.
   await page.getByRole('button', { name: 'Account menu' }).click();

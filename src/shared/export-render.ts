@@ -1,7 +1,8 @@
 import type { JournalEntry } from './journal';
 
-// The text exports (plain text, Markdown, JSON) as the server writes them (src/server/export/),
-// made from opened entries: a Vault journal is exported in the browser, where it is unlocked.
+// The text exports (plain text, Markdown, JSON) and the PDF's words as the server writes them
+// (src/server/export/), made from opened entries: a Vault journal is exported in the browser,
+// where it is unlocked.
 
 type ExportEntry = Omit<JournalEntry, 'photos'> & { photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>> };
 
@@ -50,20 +51,22 @@ function zoneAbbreviation(instant: Date, timeZone: string): string {
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? zoneOf(timeZone);
 }
 
-const exportedLabel = (input: ExportInput) =>
+/** 'Exported Monday, November 16, 2026 at 3:57 PM HST'. */
+export const exportedLabel = (input: ExportInput) =>
   `Exported ${formatDay(input.today)} at ${formatTime(input.exportedAt.toISOString(), input.timezone)} ${zoneAbbreviation(input.exportedAt, input.timezone)}`;
-const zoneLabel = (timeZone: string) => `Times in ${zoneOf(timeZone)}`;
+export const zoneLabel = (timeZone: string) => `Times in ${zoneOf(timeZone)}`;
 const sourceLabel = (entry: ExportEntry) => (entry.source === 'sms' ? 'Text message' : 'Web');
-const entryCount = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+export const entryCount = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
-function rangeLabel(from?: string, to?: string): string {
+export function rangeLabel(from?: string, to?: string): string {
   if (from && to) return `From ${from} to ${to}`;
   if (from) return `From ${from}`;
   if (to) return `Up to ${to}`;
   return 'All entries';
 }
 
-function entryMeta(entry: ExportEntry, timeZone: string): string {
+/** The line under an entry's date: '8:57 PM · Web', or 'Written <day> at 8:57 PM · Web' for a day filled in later. */
+export function entryMeta(entry: ExportEntry, timeZone: string): string {
   const writtenOn = localDay(new Date(entry.created_at), timeZone);
   const time = formatTime(entry.created_at, timeZone);
   return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`} · ${sourceLabel(entry)}`;

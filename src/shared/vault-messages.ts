@@ -46,7 +46,6 @@ export const vaultMessages = {
     loading: 'Loading your vault…',
     unopenable: '[This part could not be opened with your vault key.]',
     turnedOff: 'Your vault was turned off. Reload the page to read your journal.',
-    pdfNotYet: 'A PDF of a vault journal cannot be made in the browser yet. Export it as plain text, Markdown, JSON or the ZIP with photos.',
   },
 
   card: {

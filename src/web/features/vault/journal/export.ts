@@ -1,9 +1,8 @@
 import { zipSync, type Zippable } from 'fflate';
 import { md5 } from 'js-md5';
 import { renderJson, renderMarkdown, renderText, localDay, type ExportInput } from '../../../../shared/export-render';
-import type { JournalEntry } from '../../../../shared/journal';
+import type { EntryPhoto, JournalEntry } from '../../../../shared/journal';
 import { messages } from '../../../../shared/messages';
-import { vaultMessages } from '../../../../shared/vault-messages';
 import { saveBlob } from '../../../api/download';
 import { ApiError } from '../../../api/errors';
 import type { ExportRequest } from '../../journal/export-download';
@@ -65,14 +64,19 @@ function journalJson(entries: readonly JournalEntry[], accountZone: string, zipp
   );
 }
 
+/** A photo's bytes, opened here when sealed (a journal being sealed or opened has both kinds); null when it cannot be read. */
+function photoBytes(photo: EntryPhoto): Promise<Uint8Array | null> {
+  if (photo.url.endsWith(SEALED_PHOTO_MARK)) return openedPhotoBytes(photo.url).catch(() => null);
+  return fetch(photo.url).then((r) => (r.ok ? r.arrayBuffer().then((b) => new Uint8Array(b)) : null), () => null);
+}
+
 /** The ZIP: photos/MD5.TYPE (opened here, one at a time) and Journal.json naming them. */
 async function zipOf(entries: readonly JournalEntry[], input: ExportInput): Promise<Blob> {
   const files: Zippable = {};
   const zipped = new Map<string, ZippedPhoto>();
   for (const entry of entries) {
     for (const photo of entry.photos) {
-      const url = photo.url.endsWith(SEALED_PHOTO_MARK) ? photo.url : null;
-      const bytes = url ? await openedPhotoBytes(url).catch(() => null) : await fetch(photo.url).then((r) => (r.ok ? r.arrayBuffer().then((b) => new Uint8Array(b)) : null), () => null);
+      const bytes = await photoBytes(photo);
       // A photo that cannot be read is left out of the ZIP and of Journal.json, as on the server.
       if (!bytes) continue;
       const file = { md5: md5(bytes), type: photoType(photo.mime_type), size: bytes.length };
@@ -93,8 +97,11 @@ export async function exportInBrowser(request: ExportRequest): Promise<string> {
   const exportedAt = new Date();
   const input: ExportInput = { entries, timezone, exportedAt, today: localDay(exportedAt, timezone), from: request.from || undefined, to: request.to || undefined, photos: request.photos };
   const fileName = `journal-export-${input.today}.${request.format}`;
-  if (request.format === 'pdf') throw new ApiError(501, 'NOT_IMPLEMENTED', vaultMessages.journal.pdfNotYet);
-  const blob = request.format === 'zip' ? await zipOf(entries, input) : new Blob([TEXT_FORMATS[request.format].render(input)], { type: TEXT_FORMATS[request.format].type });
+  let blob: Blob;
+  // pdf-lib and the fonts load only for a PDF.
+  if (request.format === 'pdf') blob = await (await import('./pdf-export')).journalPdf({ ...input, entries }, photoBytes);
+  else if (request.format === 'zip') blob = await zipOf(entries, input);
+  else blob = new Blob([TEXT_FORMATS[request.format].render(input)], { type: TEXT_FORMATS[request.format].type });
   saveBlob(blob, fileName);
   return fileName;
 }

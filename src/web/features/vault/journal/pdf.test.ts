@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFPage } from 'pdf-lib';
+import sharp from 'sharp';
+import { describe, expect, it, vi } from 'vitest';
+import type { EntryPhoto, JournalEntry } from '../../../../shared/journal';
+import { pictureOf, renderPdf, type PdfFontFiles, type PdfInput } from './pdf';
+
+const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const fonts: PdfFontFiles = {
+  regular: readFileSync(join(fontDir, 'DejaVuSans.ttf')),
+  bold: readFileSync(join(fontDir, 'DejaVuSans-Bold.ttf')),
+  oblique: readFileSync(join(fontDir, 'DejaVuSans-Oblique.ttf')),
+};
+
+const photo = (id: string, mime_type: string): EntryPhoto => ({ id, url: `/media/${id}`, thumbnail_url: `/media/${id}-t`, file_name: `${id}.jpg`, file_size: 100, mime_type });
+
+const entry = (id: string, entry_date: string, content: string, extra: Partial<JournalEntry> = {}): JournalEntry => ({
+  id,
+  title: null,
+  content,
+  source: 'web',
+  entry_date,
+  created_at: `${entry_date}T12:00:00.000Z`,
+  updated_at: `${entry_date}T12:00:00.000Z`,
+  tags: [],
+  word_count: 0,
+  time_zone: null,
+  photos: [],
+  ...extra,
+});
+
+const input = (entries: JournalEntry[], photos = true): PdfInput => ({
+  entries,
+  timezone: 'Europe/Kyiv',
+  exportedAt: new Date('2026-11-25T10:00:00.000Z'),
+  today: '2026-11-25',
+  photos,
+});
+
+/** Each page's lines of text, read back through each font's ToUnicode map (the fonts are subsets: glyph ids, not characters, are in the content). */
+function pageLines(doc: PDFDocument, page: PDFPage): string[] {
+  const fontDict = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict);
+  const glyphsOf = new Map<string, Map<string, string>>();
+  for (const [name, ref] of fontDict.entries()) {
+    const toUnicode = doc.context.lookup(ref, PDFDict).lookup(PDFName.of('ToUnicode')) as PDFRawStream;
+    const cmap = new TextDecoder().decode(decodePDFRawStream(toUnicode).decode());
+    const glyphs = new Map<string, string>();
+    for (const [, glyph, units] of cmap.matchAll(/<([0-9a-f]{4})> <([0-9a-f]+)>/gi)) {
+      glyphs.set(glyph!.toLowerCase(), String.fromCharCode(...units!.match(/.{4}/g)!.map((u) => Number.parseInt(u, 16))));
+    }
+    glyphsOf.set(name.toString().slice(1), glyphs);
+  }
+  const contents = page.node.lookup(PDFName.of('Contents'));
+  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref) as PDFRawStream) : [contents as PDFRawStream];
+  const content = streams.map((stream) => new TextDecoder('latin1').decode(decodePDFRawStream(stream).decode())).join('\n');
+  const lines: string[] = [];
+  let glyphs: Map<string, string> | undefined;
+  for (const [, font, hex] of content.matchAll(/\/(\S+) [\d.]+ Tf|<([0-9A-Fa-f]*)> Tj/g)) {
+    if (font) glyphs = glyphsOf.get(font);
+    else lines.push(hex!.toLowerCase().match(/.{4}/g)!.map((g) => glyphs?.get(g) ?? '\uFFFD').join(''));
+  }
+  return lines;
+}
+
+/** The image XObjects each page draws, by their size in pixels. */
+function pageImages(doc: PDFDocument, page: PDFPage): Array<{ width: number; height: number }> {
+  const xObjects = page.node.Resources()!.lookupMaybe(PDFName.of('XObject'), PDFDict);
+  if (!xObjects) return [];
+  return [...xObjects.entries()]
+    .map(([, ref]) => (doc.context.lookup(ref as PDFRef) as PDFRawStream).dict)
+    .filter((dict) => dict.get(PDFName.of('Subtype')) === PDFName.of('Image'))
+    .map((dict) => ({ width: dict.lookup(PDFName.of('Width'), PDFNumber).asNumber(), height: dict.lookup(PDFName.of('Height'), PDFNumber).asNumber() }));
+}
+
+describe("a Vault journal's PDF, made in the browser", () => {
+  it('has the title page, each entry under its date heading in any script DejaVu prints, and its photos', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#f59e0b' } }).png().toBuffer();
+    const webp = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0ea5e9' } }).webp().toBuffer();
+    const reencoded = await sharp(webp).jpeg().toBuffer();
+    const stored = new Map<string, Uint8Array>([
+      ['png', png],
+      ['webp', webp],
+    ]);
+    const reencode = vi.fn(async (bytes: Uint8Array) => (Buffer.from(bytes).equals(webp) ? reencoded : null));
+    const journal = [
+      entry('a', '2026-11-22', 'Привіт, світе! Καλημέρα. שלום. 日本', {
+        title: 'Ранок',
+        tags: ['море', 'dog'],
+        photos: [photo('png', 'image/png'), photo('webp', 'image/webp'), photo('gone', 'image/jpeg')],
+      }),
+      entry('b', '2026-11-21', 'Rainy afternoon with a good book.', { source: 'sms', created_at: '2026-11-22T08:00:00.000Z' }),
+    ];
+
+    const bytes = await renderPdf(input(journal), { fonts, photo: async (p) => stored.get(p.id) ?? null, reencode });
+
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getTitle()).toBe('Journal');
+    const [title, first, ...rest] = doc.getPages();
+    expect(rest).toEqual([]);
+    expect(pageLines(doc, title!)).toEqual(['Journal', 'All entries', '2 entries', 'Exported Wednesday, November 25, 2026 at 12:00 PM GMT+2', 'Times in Europe/Kyiv']);
+    // Cyrillic, Greek and Hebrew as written; CJK, which DejaVu lacks, as '?' (the server's rule).
+    expect(pageLines(doc, first!)).toEqual([
+      'Sunday, November 22, 2026',
+      '2:00 PM · Web',
+      'Ранок',
+      '#море  #dog',
+      'Привіт, світе! Καλημέρα. שלום. ??',
+      'Saturday, November 21, 2026',
+      'Written Sunday, November 22, 2026 at 10:00 AM · Text message',
+      'Rainy afternoon with a good book.',
+    ]);
+    // The PNG as it is, the webp re-encoded at a grid cell's size; the unreadable one left out.
+    expect(pageImages(doc, first!)).toEqual([
+      { width: 40, height: 30 },
+      { width: 64, height: 48 },
+    ]);
+    expect(reencode).toHaveBeenCalledTimes(1);
+    expect(reencode).toHaveBeenCalledWith(expect.any(Uint8Array), 700);
+  });
+
+  it('leaves photos out unless asked for them', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#f59e0b' } }).png().toBuffer();
+    const read = vi.fn(async () => png);
+    const doc = await PDFDocument.load(await renderPdf(input([entry('a', '2026-11-22', 'Words', { photos: [photo('png', 'image/png')] })], false), { fonts, photo: read }));
+    expect(doc.getPages().flatMap((page) => pageImages(doc, page))).toEqual([]);
+    expect(read).not.toHaveBeenCalled();
+  });
+
+  it('makes a photo larger than the server would embed smaller when it can, embeds it whole when it cannot, and leaves out what is not a picture', async () => {
+    const large = await sharp({ create: { width: 1300, height: 20, channels: 3, background: '#f59e0b' } }).jpeg().toBuffer();
+    const small = await sharp({ create: { width: 1200, height: 18, channels: 3, background: '#f59e0b' } }).jpeg().toBuffer();
+    const journal = (id: string) => [entry('a', '2026-11-22', 'Words', { photos: [photo(id, 'image/jpeg')] })];
+    const stored = new Map<string, Uint8Array>([
+      ['large', large],
+      ['junk', new TextEncoder().encode('not a picture')],
+    ]);
+    const read = async (p: EntryPhoto) => stored.get(p.id) ?? null;
+    const imagesOf = async (bytes: Uint8Array) => {
+      const doc = await PDFDocument.load(bytes);
+      return doc.getPages().flatMap((page) => pageImages(doc, page));
+    };
+    const reencode = vi.fn(async () => small);
+    // One photo alone: at most 1200 px on a side, as on the server.
+    expect(await imagesOf(await renderPdf(input(journal('large')), { fonts, photo: read, reencode }))).toEqual([{ width: 1200, height: 18 }]);
+    expect(reencode).toHaveBeenCalledWith(large, 1200);
+    expect(await imagesOf(await renderPdf(input(journal('large')), { fonts, photo: read, reencode: async () => null }))).toEqual([{ width: 1300, height: 20 }]);
+    expect(await imagesOf(await renderPdf(input(journal('junk')), { fonts, photo: read, reencode: async () => null }))).toEqual([]);
+  });
+
+  it('wraps long text within the margins and goes on over as many pages as it needs, every word kept', async () => {
+    const words = Array.from({ length: 1500 }, (_, i) => `word${i}`);
+    const doc = await PDFDocument.load(await renderPdf(input([entry('a', '2026-11-22', words.join(' '))]), { fonts, photo: async () => null }));
+    const pages = doc.getPages();
+    expect(pages.length).toBeGreaterThan(3);
+    const body = pages.slice(1).flatMap((page) => pageLines(doc, page)).slice(2);
+    expect(body.join(' ')).toBe(words.join(' '));
+    // Every line fits the 468 pt between the margins, and lines are not left half empty.
+    const regular = await PDFDocument.create().then(async (d) => {
+      d.registerFontkit((await import('@pdf-lib/fontkit')).default);
+      return d.embedFont(fonts.regular);
+    });
+    const widths = body.map((line) => regular.widthOfTextAtSize(line, 11.5));
+    expect(Math.max(...widths)).toBeLessThanOrEqual(468);
+    expect(Math.min(...widths.slice(0, -1))).toBeGreaterThan(400);
+  });
+
+  it('reads the size of a JPEG or a PNG from its header, and knows any other picture for one to re-encode', async () => {
+    expect(pictureOf(await sharp({ create: { width: 33, height: 21, channels: 3, background: '#000' } }).jpeg().toBuffer())).toEqual({ kind: 'jpeg', width: 33, height: 21 });
+    expect(pictureOf(await sharp({ create: { width: 33, height: 21, channels: 4, background: '#0000' } }).png().toBuffer())).toEqual({ kind: 'png', width: 33, height: 21 });
+    expect(pictureOf(await sharp({ create: { width: 33, height: 21, channels: 3, background: '#000' } }).gif().toBuffer())).toEqual({ kind: 'other' });
+  });
+});
