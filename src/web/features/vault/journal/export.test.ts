@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { JournalEntry } from '../../../../shared/journal';
+import { saveBlob } from '../../../api/download';
+import { SEALED_PHOTO_MARK } from '../../journal/photo-src';
+import { exportInBrowser } from './export';
+import { openedPhotoBytes } from './photos';
+
+// The PDF of a Vault journal, asked for as the export dialog asks: the opened journal, its sealed
+// photos opened here, the fonts fetched from the app's own files, and the file saved from the tab.
+
+const journal: JournalEntry[] = [
+  {
+    id: 'a',
+    title: 'Море',
+    content: 'Kingfisher over the weir. Зимородок.',
+    source: 'web',
+    entry_date: '2026-11-22',
+    created_at: '2026-11-22T12:00:00.000Z',
+    updated_at: '2026-11-22T12:00:00.000Z',
+    tags: [],
+    word_count: 5,
+    time_zone: null,
+    photos: [{ id: 'p', url: `/media/p?sig=1${SEALED_PHOTO_MARK}`, thumbnail_url: '', file_name: 'weir.png', file_size: 100, mime_type: 'image/png' }],
+  },
+];
+
+vi.mock('./vault-journal', () => ({ wholeVaultJournal: async () => journal, journalZone: async () => 'UTC' }));
+vi.mock('./photos', () => ({ openedPhotoBytes: vi.fn() }));
+vi.mock('../../../api/download', () => ({ saveBlob: vi.fn() }));
+
+const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("a Vault journal's PDF export", () => {
+  it('is made here with the photos opened here, in the fonts fetched from the app files, and saved as a PDF', async () => {
+    vi.mocked(openedPhotoBytes).mockResolvedValue(await sharp({ create: { width: 320, height: 240, channels: 3, background: '#0ea5e9' } }).png().toBuffer());
+    const fetched: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      fetched.push(url);
+      const file = /(DejaVuSans(-Bold|-Oblique)?\.ttf)$/.exec(url)?.[1];
+      return file ? new Response(readFileSync(join(fontDir, file))) : new Response(null, { status: 404 });
+    });
+
+    const name = await exportInBrowser({ format: 'pdf', from: '', to: '', photos: true });
+
+    expect(name).toMatch(/^journal-export-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect(fetched.map((url) => /[^/]+\.ttf$/.exec(url)?.[0]).sort()).toEqual(['DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf', 'DejaVuSans.ttf']);
+    expect(openedPhotoBytes).toHaveBeenCalledWith(journal[0]!.photos[0]!.url);
+    const [blob, savedAs] = vi.mocked(saveBlob).mock.calls[0]!;
+    expect(savedAs).toBe(name);
+    expect(blob.type).toBe('application/pdf');
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPageCount()).toBe(2);
+    const images = doc.context
+      .enumerateIndirectObjects()
+      .map(([, object]) => object)
+      .filter((object) => object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
+    expect(images).toHaveLength(1);
+  });
+});
