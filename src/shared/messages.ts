@@ -428,6 +428,8 @@ export const messages = {
     processing: 'Importing entries...',
     cancel: 'Cancel',
     openJournal: 'Open your journal',
+    /** A Vault user's import is read and sealed in the browser, so the vault must be unlocked. */
+    vaultLocked: 'Your vault is locked. Unlock it under Vault, below, to import: the file is read and sealed here, in your browser, before anything is sent.',
     result: (imported: number, skipped: number) => `Imported ${imported} ${imported === 1 ? 'entry' : 'entries'}, skipped ${skipped}`,
     photosSkipped: (n: number) =>
       `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: not a JPEG, PNG, GIF or WebP image, or past the 10 photos (10 MB) an entry holds.`,

@@ -16,6 +16,8 @@ export interface SealedImportEntry {
    * server cannot tell from it what the entry says.
    */
   import_key: string;
+  /** Our own export: the id the entry had; one the journal still has is not imported again. */
+  original_id?: string;
   entry_date: string;
   created_at: string;
   /** When it was last changed, as the file says; `created_at` when left out. */

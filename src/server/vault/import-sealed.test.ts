@@ -45,8 +45,8 @@ describe('POST /api/vault/imported: an import read and sealed in the browser', (
 
   it('stores the sealed entries with their day, times, zone, source and word count, and cannot open them', async () => {
     const { user, keys } = await vaultUser();
-    const dive = { text: 'Kelp forest dive at Monterey', title: 'Dive', tags: ['sea'], at: '2019-06-01T07:15:00.000Z', source: 'web' } as const;
-    const walk = { text: 'Quiet walk by the canal', at: '2019-06-02T18:00:00.000Z', source: 'sms' } as const;
+    const dive: VaultSegment = { text: 'Kelp forest dive at Monterey', title: 'Dive', tags: ['sea'], at: '2019-06-01T07:15:00.000Z', source: 'web' };
+    const walk: VaultSegment = { text: 'Quiet walk by the canal', at: '2019-06-02T18:00:00.000Z', source: 'sms' };
     const entries = [await entryOf(keys, dive, { updated_at: '2019-06-03T10:00:00.000Z' }), await entryOf(keys, walk)];
     const res = await send(user, entries);
     expect(res.statusCode).toBe(200);
@@ -80,6 +80,15 @@ describe('POST /api/vault/imported: an import read and sealed in the browser', (
     const both = (await send(user, [twice, twice])).json() as SealedImportResult;
     expect(both.entries[1]).toEqual({ id: both.entries[0]!.id, imported: false });
     expect((await page(user)).entries).toHaveLength(3);
+  });
+
+  it('skips an entry of our own export whose id the journal still has, whatever its key', async () => {
+    const { user, keys } = await vaultUser();
+    const first = (await send(user, [await entryOf(keys, { text: 'Exported', at: '2020-02-02T12:00:00.000Z', source: 'web' })])).json() as SealedImportResult;
+    const id = first.entries[0]!.id;
+    const back = (await send(user, [await entryOf(keys, { text: 'Exported', at: '2020-02-02T12:00:00.000Z', source: 'web' }, { original_id: id })])).json() as SealedImportResult;
+    expect(back.entries[0]).toEqual({ id, imported: false });
+    expect((await page(user)).entries).toHaveLength(1);
   });
 
   it('keeps the import keys when the vault finishes a seal step again, so a later import still skips them', async () => {

@@ -10,14 +10,15 @@ import type { AppContext } from '../context';
 import type { JournalEntriesTable, JournalImportsTable } from '../db/tables';
 import { conflict } from '../errors';
 import { newId } from '../ids';
-import { insertEntries, knownFingerprints, recordImports, smsDays } from '../import/repo';
+import { existingEntryIds, insertEntries, knownFingerprints, recordImports, smsDays } from '../import/repo';
 import { changeJournal } from '../journal/changes';
 import { findVault, VAULT_IMPORT_PREFIX } from './repo';
 
 // A Vault user's import (docs/vault.md §5): the browser reads the file by the server's own rules
 // (shared/import), seals each entry as one segment, and sends the entries here in batches; their
 // photos follow through POST /api/entries/:id/photos, sealed. The server keeps what it is sent as it
-// does a sealed web write, and skips an entry imported before by the key the browser made for it.
+// does a sealed web write, and skips an entry imported before by the key the browser made for it
+// (or, from our own export, by the id it had in this journal).
 
 const errors = vaultMessages.errors;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -29,6 +30,7 @@ export const importedEntriesSchema = z.object({
     .array(
       z.object({
         import_key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'import_key must be base64url of 32 bytes'),
+        original_id: z.string().min(1).max(100).optional(),
         entry_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine(isCalendarDay, 'Dates must be real days, written YYYY-MM-DD'),
         created_at: instant,
         updated_at: instant.optional(),
@@ -66,6 +68,7 @@ export async function saveImportedEntries(ctx: AppContext, userId: string, input
     if (!vault) throw conflict(errors.off);
     if (vault.state === 'unsealing') throw conflict(errors.turningOff);
     const known = await knownFingerprints(trx, userId, fingerprints);
+    const own = await existingEntryIds(trx, userId, input.entries.flatMap((e) => e.original_id ?? []));
     const smsBefore = await smsDays(trx, userId, [...new Set(input.entries.filter((e) => e.source === 'sms').map((e) => e.entry_date))]);
     const smsParts = new Map<string, number>();
     const rows: Insertable<JournalEntriesTable>[] = [];
@@ -73,7 +76,7 @@ export async function saveImportedEntries(ctx: AppContext, userId: string, input
     const results: SealedImportResult['entries'] = [];
     input.entries.forEach((entry, index) => {
       const fingerprint = fingerprints[index]!;
-      const existing = known.get(fingerprint);
+      const existing = known.get(fingerprint) ?? (entry.original_id && own.has(entry.original_id) ? entry.original_id : undefined);
       if (existing) return results.push({ id: existing, imported: false });
       const id = newId();
       // The same entry twice in one batch: the second is the first.

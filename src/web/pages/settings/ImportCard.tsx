@@ -1,19 +1,26 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, FileUp } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { ImportProgress } from '../../../shared/import';
 import { messages } from '../../../shared/messages';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
 import { importRunning, useImportProgress } from '../../features/import/import-progress';
 import { ImportStatus, ProgressBar } from '../../features/import/ImportStatus';
 import { tooLargeToImport, uploadImport } from '../../features/import/upload-import';
+import { useVault, useVaultKeys } from '../../features/vault/useVault';
 import { SettingsSection } from './SettingsSection';
 
 const copy = messages.importer;
 /** The import under way in this tab, so a reload shows it again. */
 const STORED_IMPORT = 'jotline.import';
 
-type UploadState = { step: 'idle' } | { step: 'uploading'; fraction: number } | { step: 'failed'; message: string };
+type UploadState =
+  | { step: 'idle' }
+  | { step: 'uploading'; fraction: number }
+  /** A Vault user's import, read and sealed in this tab (features/vault/import). */
+  | { step: 'sealing'; progress: ImportProgress }
+  | { step: 'failed'; message: string };
 
 function sizeLabel(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -24,7 +31,8 @@ const storedImport = () => (typeof sessionStorage === 'undefined' ? null : sessi
 
 /**
  * Settings → Import: pick an export file and upload it (a bar for the upload), then follow the
- * import the server runs (a bar for the entries), and read what came in and what was left out.
+ * import the server runs (a bar for the entries), and read what came in and what was left out. With
+ * the vault on, the server cannot read the file: it is read and sealed here, the vault unlocked.
  */
 export function ImportCard() {
   const id = useId();
@@ -36,7 +44,11 @@ export function ImportCard() {
   const [importId, setImportId] = useState<string | null>(storedImport);
   const progress = useImportProgress(importId).data;
   const importing = importId !== null && importRunning(progress);
-  const busy = state.step === 'uploading' || importing;
+  const vault = useVault().data;
+  const keys = useVaultKeys();
+  const sealedJournal = vault?.state === 'sealing' || vault?.state === 'on';
+  const [vaultResult, setVaultResult] = useState<ImportProgress | null>(null);
+  const busy = state.step === 'uploading' || state.step === 'sealing' || importing;
 
   // Leaving the page stops an upload in flight (an import already started goes on).
   useEffect(() => () => upload.current?.abort(), []);
@@ -63,6 +75,7 @@ export function ImportCard() {
     if (tooLargeToImport(file)) return setState({ step: 'failed', message: copy.tooLarge });
     const controller = new AbortController();
     upload.current = controller;
+    if (sealedJournal) return importHere(file, controller);
     setState({ step: 'uploading', fraction: 0 });
     setImportId(null);
     try {
@@ -80,10 +93,46 @@ export function ImportCard() {
     }
   };
 
+  const importHere = async (chosen: File, controller: AbortController) => {
+    setImportId(null);
+    setVaultResult(null);
+    const started: ImportProgress = { id: 'vault', status: 'running', total: 0, imported: 0, skipped: 0, photos_imported: 0, photos_skipped: 0, reasons: [], error: null };
+    setState({ step: 'sealing', progress: started });
+    try {
+      // Loaded only now: the parsers and the ZIP reader stay out of everyone else's first load.
+      const { runVaultImport } = await import('../../features/vault/import/run');
+      const result = await runVaultImport(chosen, {
+        signal: controller.signal,
+        onProgress: (next) => {
+          if (!controller.signal.aborted) setState({ step: 'sealing', progress: next });
+        },
+      });
+      setVaultResult(result);
+      setState({ step: 'idle' });
+      if (result.status === 'done') {
+        setFile(null);
+        if (input.current) input.current.value = '';
+      }
+      if (result.imported > 0) void queryClient.invalidateQueries({ queryKey: ['journal'] });
+    } catch (error) {
+      if (controller.signal.aborted) return setState({ step: 'idle' });
+      setState({ step: 'failed', message: error instanceof ApiError ? error.message : copy.failed });
+    } finally {
+      if (upload.current === controller) upload.current = null;
+    }
+  };
+
   const percent = state.step === 'uploading' ? Math.round(state.fraction * 100) : 0;
+  const locked = sealedJournal && !keys;
 
   return (
     <SettingsSection icon={FileUp} title={copy.title} description={copy.lead}>
+      {locked && (
+        // Unlocked with the Vault card's own form: the keys are the tab's, for both.
+        <p role="status" className="px-5 pt-4 text-sm text-stone-600 sm:px-7">
+          {copy.vaultLocked}
+        </p>
+      )}
       <form onSubmit={(e) => void start(e)} className="px-5 pt-4 pb-5 sm:px-7 sm:pb-6" aria-busy={busy}>
         <label htmlFor={`${id}-file`} className="mb-1.5 block text-sm font-medium text-stone-700">
           {copy.fileLabel}
@@ -101,10 +150,10 @@ export function ImportCard() {
         {file && <p className="mt-1.5 text-xs text-stone-500">{sizeLabel(file.size)}</p>}
 
         <div className="mt-4 flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={busy || !file} loading={busy}>
+          <Button type="submit" disabled={busy || !file || locked} loading={busy}>
             {copy.start}
           </Button>
-          {state.step === 'uploading' && (
+          {(state.step === 'uploading' || state.step === 'sealing') && (
             <Button type="button" variant="ghost" onClick={() => upload.current?.abort()}>
               {copy.cancel}
             </Button>
@@ -113,7 +162,9 @@ export function ImportCard() {
 
         <div id={`${id}-status`} className="mt-4 space-y-3 empty:hidden">
           {state.step === 'uploading' && <ProgressBar label={copy.uploading} percent={percent} detail={`${percent}%`} />}
+          {state.step === 'sealing' && <ImportStatus progress={state.progress} />}
           {state.step !== 'uploading' && importId && progress && <ImportStatus progress={progress} />}
+          {state.step === 'idle' && vaultResult && <ImportStatus progress={vaultResult} />}
           {state.step === 'failed' && (
             <div role="alert" className="flex gap-2 rounded-xl border border-red-200 bg-red-50/60 px-4 py-3 text-sm text-red-800">
               <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />

@@ -63,7 +63,7 @@ async function encode(image: ImageBitmap, width: number, height: number, type: s
 }
 
 /** A picture as the server keeps one: upright, in its own format (a GIF's first frame as PNG), with no metadata, and a webp thumbnail. */
-async function preparePhoto(file: File): Promise<{ full: Blob; thumb: Blob }> {
+export async function preparePhoto(file: File): Promise<{ full: Blob; thumb: Blob }> {
   const image = await createImageBitmap(file, { imageOrientation: 'from-image' }).catch(() => null);
   if (!image) throw new ApiError(400, 'INVALID_INPUT', messages.entries.invalidFileType);
   try {

@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ImportFileError } from '../../../../shared/import/file-error';
+import { parseImportBytes } from '../../../../shared/import/read';
+import { countWords } from '../../../../shared/journal-rules';
+import { messages } from '../../../../shared/messages';
+import type { VaultSegment } from '../../../../shared/vault';
+import type { SealedImportEntry, SealedImportResult } from '../../../../shared/vault-import';
+import { loadSodium } from '../sodium';
+import { openFile, openSegment, openText, type VaultKeys } from '../vault-crypto';
+import { readImportFile } from './read-file';
+import { importIntoVault, type VaultImportDeps } from './vault-import';
+
+// The fixtures the server's import tests read: the browser must make of them what the server does.
+const fixture = (name: string) => new Uint8Array(readFileSync(join(process.cwd(), 'src/server/import/fixtures', name)));
+const NOW = new Date('2026-05-10T12:00:00Z');
+
+interface Sent {
+  entries: SealedImportEntry[];
+  photos: Array<{ entryId: string; form: FormData }>;
+}
+
+/** A stand-in server: every entry is new unless its key was sent before. */
+function fakeServer(keys: VaultKeys, seen = new Map<string, string>()) {
+  const sent: Sent = { entries: [], photos: [] };
+  let next = 0;
+  const deps: VaultImportDeps = {
+    keys,
+    // The canvas re-encoding needs a browser: here a JPEG or PNG passes as it is, a HEIC does not.
+    preparePhoto: async (file) => {
+      if (!['image/jpeg', 'image/png'].includes(file.type)) throw new Error('not a picture we keep');
+      return { full: new Blob([await file.arrayBuffer()], { type: file.type }), thumb: new Blob([`thumb of ${file.name}`], { type: 'image/webp' }) };
+    },
+    sendEntries: async (entries): Promise<SealedImportResult> => {
+      expect(entries.length).toBeLessThanOrEqual(50);
+      sent.entries.push(...entries);
+      return {
+        entries: entries.map((entry) => {
+          const existing = seen.get(entry.import_key);
+          if (existing) return { id: existing, imported: false };
+          const id = `entry-${(next += 1)}`;
+          seen.set(entry.import_key, id);
+          return { id, imported: true };
+        }),
+      };
+    },
+    sendPhotos: async (entryId, form) => {
+      sent.photos.push({ entryId, form });
+    },
+  };
+  return { deps, sent, seen };
+}
+
+describe('a Vault import read and sealed in the browser', () => {
+  let keys: VaultKeys;
+  beforeAll(async () => {
+    const sodium = await loadSodium();
+    const pair = sodium.crypto_box_keypair();
+    keys = { publicKey: pair.publicKey, privateKey: pair.privateKey };
+  });
+
+  const open = (entries: SealedImportEntry[]) => Promise.all(entries.map(async (e) => ({ ...e, segment: await openSegment(keys, e.sealed[0]!) })));
+
+  it('seals a jrnl journal entry by entry as one segment each, as the server import writes it', async () => {
+    const bytes = fixture('jrnl/default-timeformat.txt');
+    const { deps, sent } = fakeServer(keys);
+    const result = await importIntoVault(readImportFile(bytes, { timeZone: 'America/New_York', now: NOW }), deps);
+    expect(result).toEqual({ id: 'vault', status: 'done', total: 9, imported: 9, skipped: 0, photos_imported: 0, photos_skipped: 0, reasons: [], error: null });
+
+    const opened = (await open(sent.entries)).sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+    // What the server import stored for this file (import/import.test.ts), opened here.
+    expect(opened.map((e) => [e.entry_date, e.segment.title ?? null, e.segment.text.split('\n')[0], e.segment.tags ?? [], e.time_zone])).toEqual([
+      ['2019-07-01', 'A partial date', 'jrnl reads a missing day as the first of the month.', [], 'America/New_York'],
+      ['2019-07-18', 'The first entry', 'Time machines are hard to build. Mine is still in the garage.', [], 'America/New_York'],
+      ['2022-06-01', 'Started the new job today. Nervous but excited @work', 'Met the team, set up my laptop.', ['work', 'sam'], 'America/New_York'],
+      ['2022-06-02', 'Long day! Did not get much done.', 'Tomorrow: finish the onboarding docs. @work', ['work'], 'America/New_York'],
+      ['2022-06-03', 'Call with the landlord about the leak.', 'He says Monday.', ['starred'], 'America/New_York'],
+      ['2022-06-04', 'Ported the parser to @C++ and tested it on @os/2; @c# next.', 'Footnotes look like this[1] and stay in the text.', ['c++', 'os/2', 'c#'], 'America/New_York'],
+      ['2022-06-05', null, 'Called mom.', [], 'America/New_York'],
+      ['2022-06-06', 'Two sentences on one line.', 'The second one is the body.', [], 'America/New_York'],
+      ['2022-06-07', null, 'Sunrise run, 5 km in 27:30!', [], 'America/New_York'],
+    ]);
+    expect(opened[1]!.created_at).toBe('2019-07-18T18:23:00.000Z');
+
+    // Field by field, the shared reader's entries as the server's write rules keep them.
+    const parsed = parseImportBytes(bytes, { timeZone: 'America/New_York', now: NOW }).entries;
+    expect(opened).toHaveLength(parsed.length);
+    for (const entry of parsed) {
+      const [title, text] = entry.content === '' ? [null, entry.title!] : [entry.title, entry.content];
+      const mine = opened.find((e) => e.created_at === entry.createdAt)!;
+      const segment: VaultSegment = { text, ...(title !== null && { title }), ...(entry.tags.length > 0 && { tags: entry.tags }), at: entry.createdAt, source: 'web' };
+      expect(mine.segment).toEqual(segment);
+      expect([mine.entry_date, mine.updated_at, mine.source, mine.word_count]).toEqual([entry.entryDate, entry.updatedAt, 'web', countWords(text)]);
+    }
+    // Nothing of the words goes in the clear.
+    expect(JSON.stringify(sent.entries)).not.toContain('landlord');
+  });
+
+  it('seals jrnl JSON, Day One JSON and our own JSON export the same way', async () => {
+    const ownExport = new TextEncoder().encode(
+      JSON.stringify({ exported_at: '2026-01-01T00:00:00Z', timezone: 'Europe/Paris', entries: [{ id: 'e1', title: 'Picnic', content: 'By the lake.', source: 'sms', entry_date: '2025-07-14', created_at: '2025-07-14T10:00:00Z', tags: ['summer'] }] }),
+    );
+    for (const [bytes, count] of [
+      [fixture('jrnl/export.json'), null],
+      [fixture('dayone-journal.json'), null],
+      [ownExport, 1],
+    ] as const) {
+      const { deps, sent } = fakeServer(keys);
+      const reading = readImportFile(bytes, { timeZone: 'UTC', now: NOW });
+      const result = await importIntoVault(reading, deps);
+      expect(result.status).toBe('done');
+      if (count) expect(result.imported).toBe(count);
+      expect(result.imported + result.skipped).toBe(reading.entries.length);
+      const opened = await open(sent.entries);
+      for (const entry of opened) expect(entry.segment.at).toBe(entry.created_at);
+      if (count) {
+        expect(opened[0]).toMatchObject({ entry_date: '2025-07-14', source: 'sms', time_zone: 'Europe/Paris', original_id: 'e1', segment: { text: 'By the lake.', title: 'Picnic', tags: ['summer'], source: 'sms' } });
+      }
+    }
+  });
+
+  it('imports a Day One ZIP with its photos sealed, and says what was left out as the server does', async () => {
+    const photos: Record<string, [string, Uint8Array]> = {
+      MD5_SUNRISE: ['jpeg', new TextEncoder().encode('sunrise-jpeg-bytes')],
+      MD5_KOALA: ['png', new TextEncoder().encode('koala-png-bytes')],
+      MD5_LIBERTY: ['jpeg', new TextEncoder().encode('liberty-jpeg-bytes')],
+      MD5_HEIC: ['heic', new TextEncoder().encode('heic-bytes')],
+    };
+    let text = new TextDecoder().decode(fixture('dayone/brisbane-trip.json'));
+    const files: Record<string, Uint8Array> = {};
+    for (const [index, [placeholder, [type, bytes]]] of Object.entries(photos).entries()) {
+      const md5 = String(index + 1).repeat(32);
+      text = text.replace(placeholder, md5);
+      files[`photos/${md5}.${type}`] = bytes;
+    }
+    files['Journal.json'] = new TextEncoder().encode(text);
+    files['videos/6a1b2c3d4e5f60718293a4b5c6d7e8f9.mov'] = new Uint8Array(2048);
+    files['audios/7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a'] = new Uint8Array(1024);
+
+    const { deps, sent } = fakeServer(keys);
+    const result = await importIntoVault(readImportFile(zipSync(files), { timeZone: 'America/Chicago', now: NOW }), deps);
+    // The server's import of the same file (import/import-day-one.test.ts).
+    expect(result).toMatchObject({ status: 'done', total: 5, imported: 5, skipped: 0, photos_imported: 3, photos_skipped: 2 });
+    expect(result.reasons).toEqual([
+      { reason: 'photo_missing', count: 1, examples: ['d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)'] },
+      { reason: 'photo_unsupported', count: 1, examples: [expect.stringMatching(/^[0-9a-f]{32}\.heic \(2024-03-07\)$/)] },
+      { reason: 'video', count: 1, examples: ['6a1b2c3d4e5f60718293a4b5c6d7e8f9.mov (2024-03-04)'] },
+      { reason: 'audio', count: 1, examples: ['7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a (2024-03-04)'] },
+    ]);
+
+    const opened = await open(sent.entries);
+    const dawn = opened.find((e) => e.segment.title === 'South Bank at dawn')!;
+    expect([dawn.entry_date, dawn.created_at, dawn.time_zone, dawn.segment.text, dawn.segment.tags]).toEqual([
+      '2024-03-04',
+      '2024-03-03T19:34:00.000Z',
+      'Australia/Brisbane',
+      'Walked along the river before the heat. The ferries were already busy!',
+      ['travel', 'brisbane', 'starred'],
+    ]);
+    // A heading whose only photo is HEIC: the heading is the entry's text; a photo alone keeps no words.
+    expect(opened.find((e) => e.segment.text === 'Last night in Brisbane')?.segment.title).toBeUndefined();
+    expect(opened.find((e) => e.entry_date === '2024-03-05')?.segment).toMatchObject({ text: '' });
+
+    // Each photo sealed: the file, its thumbnail and its name open with the private key only.
+    const dawnId = `entry-${sent.entries.indexOf(sent.entries.find((e) => e.import_key === dawn.import_key)!) + 1}`;
+    const upload = sent.photos.find((p) => p.entryId === dawnId)!;
+    const full = upload.form.getAll('photos')[0] as Blob;
+    expect(new TextDecoder().decode(await openFile(keys, new Uint8Array(await full.arrayBuffer())))).toBe('sunrise-jpeg-bytes');
+    expect(new TextDecoder().decode(await openFile(keys, new Uint8Array(await (upload.form.getAll('thumbs')[0] as Blob).arrayBuffer())))).toMatch(/^thumb of /);
+    expect(await openText(keys, upload.form.getAll('photo_names')[0] as string)).toBe(`${'1'.repeat(32)}.jpeg`);
+    expect(upload.form.getAll('photo_types')).toEqual(['image/jpeg']);
+    expect(sent.photos.reduce((n, p) => n + p.form.getAll('photos').length, 0)).toBe(3);
+  });
+
+  it('skips what an earlier import brought in, by keys made from the private key that the same file makes again', async () => {
+    const bytes = fixture('jrnl/default-timeformat.txt');
+    const first = fakeServer(keys);
+    await importIntoVault(readImportFile(bytes, { timeZone: 'UTC', now: NOW }), first.deps);
+    const again = fakeServer(keys, first.seen);
+    const result = await importIntoVault(readImportFile(bytes, { timeZone: 'UTC', now: NOW }), again.deps);
+    expect(result).toMatchObject({ status: 'done', total: 9, imported: 0, skipped: 9 });
+    expect(result.reasons[0]).toMatchObject({ reason: 'already_imported', count: 9 });
+    expect(again.sent.entries.map((e) => e.import_key)).toEqual(first.sent.entries.map((e) => e.import_key));
+
+    // Another vault's keys for the same file are others: the keys depend on the private key.
+    const sodium = await loadSodium();
+    const pair = sodium.crypto_box_keypair();
+    const other = fakeServer({ publicKey: pair.publicKey, privateKey: pair.privateKey });
+    await importIntoVault(readImportFile(bytes, { timeZone: 'UTC', now: NOW }), other.deps);
+    expect(other.sent.entries.map((e) => e.import_key)).not.toContain(first.sent.entries[0]!.import_key);
+  });
+
+  it('refuses a file it cannot read with the server’s words, and reports a failed request as failed', async () => {
+    expect(() => readImportFile(new TextEncoder().encode('{"entries": [oops'), { timeZone: 'UTC', now: NOW })).toThrow(new ImportFileError(messages.importer.brokenJson));
+    expect(() => readImportFile(new TextEncoder().encode('just some notes'), { timeZone: 'UTC', now: NOW })).toThrow(messages.importer.unknownFormat);
+    expect(() => readImportFile(zipSync({ 'notes.txt': new Uint8Array(3) }), { timeZone: 'UTC', now: NOW })).toThrow(messages.importer.zipWithoutJournal);
+    expect(() => readImportFile(new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]), { timeZone: 'UTC', now: NOW })).toThrow(messages.importer.brokenZip);
+
+    const { deps } = fakeServer(keys);
+    const result = await importIntoVault(readImportFile(fixture('jrnl/default-timeformat.txt'), { timeZone: 'UTC', now: NOW }), {
+      ...deps,
+      sendEntries: () => Promise.reject(new Error('offline')),
+    });
+    expect(result).toMatchObject({ status: 'failed', imported: 0, error: messages.importer.failed });
+  });
+});
