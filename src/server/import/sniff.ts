@@ -1,60 +1,15 @@
-import { messages } from '../../shared/messages';
+import { ImportFileError } from '../../shared/import/file-error';
+import { sniffImport, type UploadKind } from '../../shared/import/sniff';
 import { invalidInput } from '../errors';
-import { looksLikeJrnl } from '../../shared/import/jrnl';
 
-/** What an upload's first bytes say it is; the rest is read by the import job. */
-export type UploadKind = 'zip' | 'text';
+// The rules are shared with the browser, which reads a Vault user's file itself (shared/import/sniff.ts).
+export { SNIFF_BYTES, type UploadKind } from '../../shared/import/sniff';
 
-/** How much of the upload is looked at before it is taken. */
-export const SNIFF_BYTES = 64 * 1024;
-
-const ZIP = [0x50, 0x4b];
-// Files people pick by mistake: named, rather than taken for encrypted journals.
-const KNOWN_BINARIES = ['\x89PNG', '\xff\xd8\xff', 'GIF8', '%PDF', 'RIFF', 'BM', '\x1f\x8b', 'Rar!', '7z\xbc\xaf'];
-
-const startsWith = (head: Buffer, magic: string) => head.subarray(0, magic.length).equals(Buffer.from(magic, 'latin1'));
-
-/** Bits of information per byte: an encrypted file is close to 8, text well below. */
-function entropy(bytes: Buffer): number {
-  const counts = new Array<number>(256).fill(0);
-  for (const b of bytes) counts[b]! += 1;
-  let bits = 0;
-  for (const n of counts) if (n) bits -= (n / bytes.length) * Math.log2(n / bytes.length);
-  return bits;
-}
-
-function isText(head: Buffer, whole: boolean): boolean {
-  if (head.includes(0)) return false;
-  // A multi-byte character may be cut at the end of the head.
-  const body = whole ? head : head.subarray(0, Math.max(0, head.length - 4));
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(body);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Tells from the first bytes of an upload (`whole` when they are all of it) whether it can be a
- * journal we import, and refuses at once, with a clear message, one that cannot: a picture, a
- * document, an encrypted jrnl journal, text that is no journal. Empty is a journal of no entries.
- */
+/** An upload's first bytes judged (`whole` when they are all of it); a file that is no journal is the user's invalid input. */
 export function sniffUpload(head: Buffer, whole: boolean): UploadKind {
-  if (head.length >= 2 && head[0] === ZIP[0] && head[1] === ZIP[1]) return 'zip';
-  // jrnl 3 writes a header; jrnl 2 a Fernet token (base64 of 0x80 and a timestamp: "gAAAAA").
-  if (startsWith(head, 'JRNLv3')) throw invalidInput(messages.importer.encrypted);
-  if (!isText(head, whole)) {
-    const named = KNOWN_BINARIES.some((magic) => startsWith(head, magic)) || head.subarray(4, 8).toString('latin1') === 'ftyp';
-    // jrnl 1.x: an IV and AES-CBC ciphertext, indistinguishable from noise.
-    if (!named && head.length >= 32 && entropy(head) > 7) throw invalidInput(messages.importer.encrypted);
-    throw invalidInput(messages.importer.unknownFormat);
+  try {
+    return sniffImport(head, whole);
+  } catch (error) {
+    throw error instanceof ImportFileError ? invalidInput(error.message) : error;
   }
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (text === '') return 'text';
-  if (/^gAAAAA[A-Za-z0-9_=-]{40,}/.test(text)) throw invalidInput(messages.importer.encrypted);
-  if (looksLikeJrnl(text)) return 'text';
-  // JSON: the journal formats all have "entries" near the top; a long file is left to the job.
-  if (text.startsWith('{') && (/"entries"\s*:/.test(text) || !whole)) return 'text';
-  throw invalidInput(messages.importer.unknownFormat);
 }

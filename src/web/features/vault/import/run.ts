@@ -1,5 +1,6 @@
 import type { ImportProgress } from '../../../../shared/import';
 import { ImportFileError } from '../../../../shared/import/file-error';
+import { SNIFF_BYTES, sniffImport } from '../../../../shared/import/sniff';
 import type { SealedImportEntry, SealedImportResult } from '../../../../shared/vault-import';
 import { apiRequest } from '../../../api/client';
 import { postForm } from '../../journal/http';
@@ -24,7 +25,10 @@ export async function runVaultImport(file: Blob, options: { onProgress?(progress
   const timeZone = (await fetchProfile(options.signal))?.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone;
   let reading;
   try {
-    reading = readImportFile(new Uint8Array(await file.arrayBuffer()), { timeZone, now: new Date() });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    // The server's first look at an upload: a picture, a document or an encrypted journal is named as such.
+    sniffImport(bytes.subarray(0, SNIFF_BYTES), bytes.length <= SNIFF_BYTES);
+    reading = readImportFile(bytes, { timeZone, now: new Date() });
   } catch (error) {
     if (error instanceof ImportFileError) return failed(error.message);
     throw error;

@@ -4,6 +4,7 @@ import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ImportFileError } from '../../../../shared/import/file-error';
 import { parseImportBytes } from '../../../../shared/import/read';
+import { sniffImport } from '../../../../shared/import/sniff';
 import { countWords } from '../../../../shared/journal-rules';
 import { messages } from '../../../../shared/messages';
 import type { VaultSegment } from '../../../../shared/vault';
@@ -197,6 +198,10 @@ describe('a Vault import read and sealed in the browser', () => {
     expect(() => readImportFile(new TextEncoder().encode('just some notes'), { timeZone: 'UTC', now: NOW })).toThrow(messages.importer.unknownFormat);
     expect(() => readImportFile(zipSync({ 'notes.txt': new Uint8Array(3) }), { timeZone: 'UTC', now: NOW })).toThrow(messages.importer.zipWithoutJournal);
     expect(() => readImportFile(new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]), { timeZone: 'UTC', now: NOW })).toThrow(messages.importer.brokenZip);
+    // The server's first look, made here too: an encrypted jrnl journal or a picture is named as such.
+    expect(() => sniffImport(new TextEncoder().encode('JRNLv3 ciphertext follows'), true)).toThrow(messages.importer.encrypted);
+    expect(() => sniffImport(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), true)).toThrow(messages.importer.unknownFormat);
+    expect(sniffImport(fixture('jrnl/default-timeformat.txt'), true)).toBe('text');
 
     const { deps } = fakeServer(keys);
     const result = await importIntoVault(readImportFile(fixture('jrnl/default-timeformat.txt'), { timeZone: 'UTC', now: NOW }), {
