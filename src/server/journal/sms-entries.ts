@@ -44,7 +44,8 @@ interface AppendSmsInput {
   settle?: SettleInJournal;
 }
 
-export type SettleInJournal = (trx: Db, applied: { userId: string; entryId: string; entryDate: string }) => Promise<void>;
+/** `startedEntry`: whether the text started an entry (a new day, or a continuation). */
+export type SettleInJournal = (trx: Db, applied: { userId: string; entryId: string; entryDate: string; startedEntry: boolean }) => Promise<void>;
 
 /** The media that download and decode as images, ready to store. */
 async function mmsPhotos(ctx: AppContext, media: readonly SmsMedia[]): Promise<PreparedPhoto[]> {
@@ -123,7 +124,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.sealed ? vault!.public_key : null);
       await recordSmsProvenance(ctx, trx, userId, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
       await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
-      await input.settle?.(trx, { userId, entryId, entryDate });
+      await input.settle?.(trx, { userId, entryId, entryDate, startedEntry: day.createdEntryIds.length > 0 });
       return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
     }, { redoable: !!input.settle }),
   );

@@ -1,5 +1,6 @@
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
+import type { Db } from '../db/database';
 import { localDate } from '../journal/dates';
 import { enqueueSms } from '../sms/outbound';
 import { smsTexts } from '../sms/texts';
@@ -35,20 +36,24 @@ interface KnownUser {
  * per milestone ever (the dedupe key), through the outbound queue, which skips opted-out users.
  * The counts come from an indexed query (milestones/repo.ts), never from the whole journal.
  */
-export async function celebrateMilestones(ctx: AppContext, userId: string, known?: KnownUser): Promise<Milestone[]> {
-  const profile = known ?? (await ctx.db.selectFrom('profiles').select(['phone_number', 'phone_verified', 'timezone']).where('id', '=', userId).executeTakeFirst());
+export async function celebrateMilestones(ctx: AppContext, userId: string, known?: KnownUser, db: Db = ctx.db): Promise<Milestone[]> {
+  const profile = known ?? (await db.selectFrom('profiles').select(['phone_number', 'phone_verified', 'timezone']).where('id', '=', userId).executeTakeFirst());
   if (!profile || profile.phone_verified !== 1) return [];
   if (!(known ? known.hasAccess : (await getAccessStatus(ctx, userId)).hasAccess)) return [];
-  const reached = milestonesReached(await milestoneCounts(ctx.db, userId, localDate(ctx.clock.now(), profile.timezone || 'UTC')));
+  const reached = milestonesReached(await milestoneCounts(db, userId, localDate(ctx.clock.now(), profile.timezone || 'UTC')));
   const queued: Milestone[] = [];
   for (const milestone of reached) {
-    const { queued: isNew } = await enqueueSms(ctx, {
-      userId,
-      to: profile.phone_number,
-      body: smsTexts.milestone(milestone),
-      kind: 'milestone',
-      dedupeKey: `milestone:${userId}:${milestone.kind}:${milestone.count}`,
-    });
+    const { queued: isNew } = await enqueueSms(
+      ctx,
+      {
+        userId,
+        to: profile.phone_number,
+        body: smsTexts.milestone(milestone),
+        kind: 'milestone',
+        dedupeKey: `milestone:${userId}:${milestone.kind}:${milestone.count}`,
+      },
+      db,
+    );
     if (isNew) queued.push(milestone);
   }
   return queued;

@@ -2,6 +2,7 @@ import { messages } from '../../shared/messages';
 import { findPhoneHolder } from '../auth/phone-claims';
 import { getAccessStatus } from '../billing/access';
 import type { AppContext } from '../context';
+import type { Db } from '../db/database';
 import type { Profile } from '../db/tables';
 import { TEXTED_SIGN_IN_LINK_TTL_MINUTES } from '../auth/limits';
 import { addDays, localDate } from '../journal/dates';
@@ -99,15 +100,27 @@ async function appendToYesterday(
     return { kind: 'command', userId: profile.id };
   }
   const yesterday = addDays(localDate(text.receivedAt, profile.timezone), -1);
-  const handled = await appendToJournal(ctx, profile, { ...text, body: rest }, today, yesterday);
-  await reply('command_reply', messages.textCommands.yesterdayAdded);
-  return handled;
+  return appendToJournal(ctx, profile, { ...text, body: rest }, today, yesterday, messages.textCommands.yesterdayAdded);
 }
 
-async function appendToJournal(ctx: AppContext, profile: Profile, text: ReceivedText, today: string, entryDate?: string): Promise<HandledText> {
+async function appendToJournal(ctx: AppContext, profile: Profile, text: ReceivedText, today: string, entryDate?: string, replyBody?: string): Promise<HandledText> {
   if (!text.body.trim() && text.media.length === 0) return { kind: 'empty', userId: profile.id };
   const access = await getAccessStatus(ctx, profile.id);
-  // Without access the text is still kept: nothing a user sends is lost.
+  // The texts a journaled text brings are queued in the entry's own transaction: a crash leaves the
+  // entry and its texts, or neither (and the text is processed again). Each has its dedupe key.
+  const followUps = async (db: Db, startedEntry: boolean | undefined) => {
+    // Without access the text is still kept (nothing a user sends is lost), and the user is told.
+    if (!access.hasAccess) {
+      const dedupeKey = `subscribe-prompt:${profile.id}:${today}`;
+      await enqueueSms(ctx, { userId: profile.id, to: text.from, body: smsTexts.subscribeToContinue(ctx.config.publicUrl), kind: 'subscribe_prompt', dedupeKey }, db);
+    }
+    // Milestones count the days with an entry and the streak, which only a text that starts an entry
+    // can change. A text appended by an earlier processing is checked too (startedEntry unknown).
+    if (startedEntry !== false) await celebrateMilestones(ctx, profile.id, { ...profile, hasAccess: access.hasAccess }, db);
+    if (replyBody) await enqueueSms(ctx, { userId: profile.id, to: text.from, body: replyBody, kind: 'command_reply', dedupeKey: `reply:${text.messageSid}` }, db);
+  };
+  let followedUp = false;
+  const settle = text.settle;
   const entry = await appendSmsToDayEntry(ctx, {
     userId: profile.id,
     messageId: text.messageId,
@@ -116,21 +129,16 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     entryDate,
     media: text.media,
     owner: { userId: profile.id, salt: profile.key_salt, timezone: profile.timezone || 'UTC' },
-    settle: text.settle,
+    settle:
+      settle &&
+      (async (trx, applied) => {
+        await settle(trx, applied);
+        await followUps(trx, applied.startedEntry);
+        followedUp = true;
+      }),
   });
-  if (!access.hasAccess) {
-    // The entry is saved; a failed nudge must not make the sweep append the text a second time.
-    await enqueueSms(ctx, {
-      userId: profile.id,
-      to: text.from,
-      body: smsTexts.subscribeToContinue(ctx.config.publicUrl),
-      kind: 'subscribe_prompt',
-      dedupeKey: `subscribe-prompt:${profile.id}:${today}`,
-    }).catch(() => undefined);
-  }
-  // Milestones count the days with an entry and the streak, which only a text that starts an entry
-  // can change. A text appended by an earlier processing is checked too: that processing may have
-  // stopped (a crash) between the journal and its check.
-  if (entry.startedEntry !== false) await celebrateMilestones(ctx, profile.id, { ...profile, hasAccess: access.hasAccess }).catch(() => undefined);
+  // Appended by an earlier processing (or with no outcome to settle): queued now; a failure here
+  // fails the text, which is processed again and queues what is missing.
+  if (!followedUp) await followUps(ctx.db, entry.startedEntry);
   return { kind: 'journal', userId: profile.id, entryId: entry.entryId, entryDate: entry.entryDate };
 }

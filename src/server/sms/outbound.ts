@@ -3,6 +3,7 @@ import { TEXTED_SIGN_IN_LINK_TTL_MINUTES } from '../auth/limits';
 import { PENDING_SIGN_UP_MS } from '../auth/pending-sign-ups';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
+import type { Db } from '../db/database';
 import type { SmsMessage } from '../db/tables';
 import { newTimeOrderedId } from '../ids';
 import { deliver, droppedBecause, type SendResult } from './outbound-deliver';
@@ -60,11 +61,12 @@ function outboundRow(ctx: AppContext, input: QueueSmsInput, at: Date) {
 
 /**
  * Queues a text: a row per message, body encrypted at rest, sent by the outbound worker.
- * Returns queued=false when the dedupe key was already used.
+ * Returns queued=false when the dedupe key was already used. Given a transaction, the text is
+ * queued with it (the sender's next run, within a second, finds it once committed).
  */
-export async function enqueueSms(ctx: AppContext, input: QueueSmsInput): Promise<{ id: string; queued: boolean }> {
+export async function enqueueSms(ctx: AppContext, input: QueueSmsInput, db: Db = ctx.db): Promise<{ id: string; queued: boolean }> {
   const row = outboundRow(ctx, input, ctx.clock.now());
-  const result = await ctx.db
+  const result = await db
     .insertInto('sms_messages')
     .values(row)
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
