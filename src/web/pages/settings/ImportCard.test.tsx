@@ -3,7 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportProgress } from '../../../shared/import';
 import { messages } from '../../../shared/messages';
+import type { SealedImportEntry } from '../../../shared/vault-import';
 import { reply } from '../../api/fake-api';
+import { lockVault, unlockVault } from '../../features/vault/key-store';
+import { loadSodium } from '../../features/vault/sodium';
+import { openSegment } from '../../features/vault/vault-crypto';
 import { installSettingsApi, renderSettings } from './test-support';
 
 /** A fake XMLHttpRequest: the test sends upload progress and the server's answer. */
@@ -225,4 +229,38 @@ describe('Settings → Import', () => {
     FakeXhr.sent[1]!.respond(202, { import_id: 'imp-2' });
     expect(await card.findByRole('status')).toHaveTextContent('Imported 1 of 1 entry');
   });
+
+  it('with the vault on, waits for it to be unlocked, then reads and seals the file here and sends it sealed', async () => {
+    const sodium = await loadSodium();
+    const pair = sodium.crypto_box_keypair();
+    const keys = { publicKey: pair.publicKey, privateKey: pair.privateKey };
+    const api = installSettingsApi();
+    const publicKey = sodium.to_base64(pair.publicKey, sodium.base64_variants.ORIGINAL);
+    api.on('GET /api/vault', reply(200, { enabled: true, state: 'on', public_key: publicKey, wrapped_keys: null, sealed_entries: 0, total_entries: 0 }));
+    const sent: SealedImportEntry[] = [];
+    api.on('POST /api/vault/imported', (request) => {
+      const { entries } = request.body as { entries: SealedImportEntry[] };
+      sent.push(...entries);
+      return reply(200, { entries: entries.map((_, i) => ({ id: `entry-${i}`, imported: true })) });
+    });
+    renderSettings();
+    const card = await findCard();
+    const user = userEvent.setup();
+    expect(await card.findByText(messages.importer.vaultLocked)).toBeInTheDocument();
+    await user.upload(card.getByLabelText(messages.importer.fileLabel), journalFile());
+    expect(card.getByRole('button', { name: messages.importer.start })).toBeDisabled();
+
+    act(() => unlockVault({ publicKey: keys.publicKey, privateKey: new Uint8Array(keys.privateKey) }));
+    await waitFor(() => expect(card.queryByText(messages.importer.vaultLocked)).not.toBeInTheDocument());
+    await user.click(card.getByRole('button', { name: messages.importer.start }));
+    expect(await card.findByRole('status', {}, { timeout: 5_000 })).toHaveTextContent('Imported 1 of 1 entry');
+    // Nothing went to the server's import, and the words went sealed.
+    expect(FakeXhr.sent).toHaveLength(0);
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(sent)).not.toContain('Called mom');
+    expect(await openSegment(keys, sent[0]!.sealed[0]!)).toEqual({ text: 'Called mom.', at: sent[0]!.created_at, source: 'web' });
+    expect([sent[0]!.entry_date, sent[0]!.time_zone, sent[0]!.word_count]).toEqual(['2024-03-01', 'America/New_York', 2]);
+    act(() => lockVault());
+  });
 });
+
