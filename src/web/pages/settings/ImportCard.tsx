@@ -50,7 +50,7 @@ export function ImportCard() {
   const [vaultResult, setVaultResult] = useState<ImportProgress | null>(null);
   const busy = state.step === 'uploading' || state.step === 'sealing' || importing;
 
-  // Leaving the page stops an upload in flight (an import already started goes on).
+  // Leaving the page stops an upload in flight (an import the server started goes on; one made here stops between entries).
   useEffect(() => () => upload.current?.abort(), []);
 
   useEffect(() => {
