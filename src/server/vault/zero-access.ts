@@ -28,9 +28,20 @@ async function readableStrings(ctx: AppContext, userId: string): Promise<string[
   return found;
 }
 
+/**
+ * `word` standing as a word: a database of ciphertexts and sealed boxes (base64) holds any short word
+ * somewhere by chance (one four-letter word in every 16 million characters), never with a space or a
+ * quote on either side.
+ */
+function asWord(word: string): RegExp {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9+/=_-])${escaped}(?![A-Za-z0-9+/=_-])`);
+}
+
 /** Whether the server, with every key it holds, can read `word` anywhere in its database. */
 export async function databaseCanRead(ctx: AppContext, userId: string, word: string): Promise<boolean> {
-  return (await readableStrings(ctx, userId)).some((s) => s.includes(word));
+  const pattern = asWord(word);
+  return (await readableStrings(ctx, userId)).some((s) => pattern.test(s));
 }
 
 function filesUnder(dir: string): string[] {
@@ -63,7 +74,7 @@ export async function storageCanRead(ctx: AppContext, userId: string, bytes: Buf
 
 /** Whether the journal the server holds in memory for the user (its cache) holds `word`. */
 export async function cacheCanRead(ctx: AppContext, userId: string, word: string): Promise<boolean> {
-  return JSON.stringify(await ctx.journalCache.entries(userId)).includes(word);
+  return asWord(word).test(JSON.stringify(await ctx.journalCache.entries(userId)));
 }
 
 /** Every file the server stores for the user, as stored. */
