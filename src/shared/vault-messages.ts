@@ -30,7 +30,7 @@ export const vaultMessages = {
   serverSees: [
     'that a text arrived, and when',
     'how long each text and entry is, and how many photos it has',
-    'the day each entry belongs to',
+    'the day each entry belongs to, and its time zone',
     'counts: entries, words, streaks, and the days you wrote (recaps and milestones use only these)',
     'the words of a text for the moment it is processed, before it is sealed; they are never logged or kept',
   ],
