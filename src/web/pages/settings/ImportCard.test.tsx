@@ -262,5 +262,37 @@ describe('Settings → Import', () => {
     expect([sent[0]!.entry_date, sent[0]!.time_zone, sent[0]!.word_count]).toEqual(['2024-03-01', 'America/New_York', 2]);
     act(() => lockVault());
   });
-});
 
+  it('has the browser ask before the tab closes while an import is being sealed here, and not after', async () => {
+    const sodium = await loadSodium();
+    const pair = sodium.crypto_box_keypair();
+    const api = installSettingsApi();
+    api.on('GET /api/vault', reply(200, { enabled: true, state: 'on', public_key: sodium.to_base64(pair.publicKey, sodium.base64_variants.ORIGINAL), wrapped_keys: null, sealed_entries: 0, total_entries: 0 }));
+    let answer: (() => void) | undefined;
+    api.on('POST /api/vault/imported', (request) => {
+      const { entries } = request.body as { entries: SealedImportEntry[] };
+      return new Promise((resolve) => {
+        answer = () => resolve(reply(200, { entries: entries.map((_, i) => ({ id: `entry-${i}`, imported: true })) }));
+      });
+    });
+    const closeTab = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    renderSettings();
+    const card = await findCard();
+    const user = userEvent.setup();
+    act(() => unlockVault({ publicKey: pair.publicKey, privateKey: new Uint8Array(pair.privateKey) }));
+    await user.upload(card.getByLabelText(messages.importer.fileLabel), journalFile());
+    await waitFor(() => expect(card.getByRole('button', { name: messages.importer.start })).toBeEnabled());
+    expect(closeTab()).toBe(false);
+    await user.click(card.getByRole('button', { name: messages.importer.start }));
+    await waitFor(() => expect(answer).toBeDefined(), { timeout: 5_000 });
+    expect(closeTab()).toBe(true);
+    act(() => answer!());
+    expect(await card.findByRole('status', {}, { timeout: 5_000 })).toHaveTextContent('Imported 1 of 1 entry');
+    expect(closeTab()).toBe(false);
+    act(() => lockVault());
+  });
+});

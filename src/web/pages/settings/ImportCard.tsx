@@ -10,6 +10,7 @@ import { ImportStatus, ProgressBar } from '../../features/import/ImportStatus';
 import { tooLargeToImport, uploadImport } from '../../features/import/upload-import';
 import { useVault, useVaultKeys } from '../../features/vault/useVault';
 import { SettingsSection } from './SettingsSection';
+import { useAskBeforeClosing } from './useLeaveGuard';
 
 const copy = messages.importer;
 /** The import under way in this tab, so a reload shows it again. */
@@ -52,6 +53,8 @@ export function ImportCard() {
 
   // Leaving the page stops an upload in flight (an import the server started goes on; one made here stops between entries).
   useEffect(() => () => upload.current?.abort(), []);
+  // An import made here stops with the tab: the browser asks first (importing the file again goes on where it stopped).
+  useAskBeforeClosing(state.step === 'sealing');
 
   useEffect(() => {
     if (!progress || importRunning(progress)) return;

@@ -13,8 +13,14 @@ export function useLeaveGuard(unsaved: boolean) {
       unsaved && sessionStore.get() !== null && currentLocation.pathname !== nextLocation.pathname,
   );
 
+  useAskBeforeClosing(unsaved);
+  return blocker;
+}
+
+/** Has the browser ask before the tab closes or reloads while `active`. */
+export function useAskBeforeClosing(active: boolean) {
   useEffect(() => {
-    if (!unsaved) return;
+    if (!active) return;
     const warn = (event: BeforeUnloadEvent) => {
       event.preventDefault();
       // Older browsers only ask when returnValue is set.
@@ -22,7 +28,5 @@ export function useLeaveGuard(unsaved: boolean) {
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
-
-  return blocker;
+  }, [active]);
 }
