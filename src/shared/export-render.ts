@@ -1,14 +1,14 @@
 import type { JournalEntry } from './journal';
 
-// The text exports (plain text, Markdown, JSON) and the PDF's words as the server writes them
-// (src/server/export/), made from opened entries: a Vault journal is exported in the browser,
-// where it is unlocked.
+// The text exports (plain text, Markdown, JSON) and the PDF's words: the server writes them for
+// every journal (src/server/export/), and the browser for a Vault journal, where it is unlocked.
 
-type ExportEntry = Omit<JournalEntry, 'photos'> & { photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>> };
+export type ExportEntry = Omit<JournalEntry, 'photos'> & { photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>> };
 
-export interface ExportInput {
+/** What every export format is given (the server's entries carry more: their photos' stored paths). */
+export interface ExportInput<Entry extends ExportEntry = ExportEntry> {
   /** Newest day first; within a day, the latest written first. */
-  entries: readonly ExportEntry[];
+  entries: readonly Entry[];
   timezone: string;
   exportedAt: Date;
   /** The export day in the user's timezone (YYYY-MM-DD). */
@@ -33,9 +33,19 @@ function zoneOf(timeZone: string): string {
   return valid ? timeZone : 'UTC';
 }
 
+/** A formatter per zone and kind, made once: a ten-year export asks for thousands of times. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(kind: string, timeZone: string, options: Intl.DateTimeFormatOptions, locale = 'en-US'): Intl.DateTimeFormat {
+  const zone = zoneOf(timeZone);
+  const key = `${kind} ${zone}`;
+  let format = formatters.get(key);
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(locale, { ...options, timeZone: zone })));
+  return format;
+}
+
 /** The calendar day (YYYY-MM-DD) an instant falls on in a timezone. */
 export function localDay(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zoneOf(timeZone), year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return formatterFor('day', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-CA').format(instant);
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
@@ -44,10 +54,11 @@ const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'num
 export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
 /** '8:05 PM' in the user's timezone (12-hour, en-US). */
-export const formatTime = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: zoneOf(timeZone) }).format(new Date(iso));
+export const formatTime = (iso: string, timeZone: string) => formatterFor('time', timeZone, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
 
+/** 'HST', 'EST' or 'GMT+14': the zone's short name at that instant. */
 function zoneAbbreviation(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zoneOf(timeZone), timeZoneName: 'short' }).formatToParts(instant);
+  const parts = formatterFor('name', timeZone, { timeZoneName: 'short' }).formatToParts(instant);
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? zoneOf(timeZone);
 }
 
@@ -74,8 +85,7 @@ export function entryMeta(entry: ExportEntry, timeZone: string): string {
 
 /** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in the user's timezone, with its offset. */
 export function isoInZone(iso: string, timeZone: string): string {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone: zoneOf(timeZone),
+  const format = formatterFor('iso', timeZone, {
     hourCycle: 'h23',
     year: 'numeric',
     month: '2-digit',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CachedEntry } from '../journal/cache';
 import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
-import { isoInZone } from './format';
+import { isoInZone } from '../../shared/export-render';
 import { newPdfDocument, renderPdf } from './pdf';
 
 // 01:57 UTC on November 17th is 3:57 PM on Monday, November 16th in Honolulu (UTC-10)

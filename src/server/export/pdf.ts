@@ -3,7 +3,8 @@ import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import type { JournalPhotoRow } from '../db/tables';
 import type { PhotoStorage } from '../providers/storage/index';
-import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, zoneLabel, type ExportInput } from './format';
+import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, zoneLabel } from '../../shared/export-render';
+import type { ExportInput } from './format';
 import { registerPdfFonts, type PdfFonts } from './pdf-fonts';
 
 const MARGIN = 72;

@@ -7,12 +7,10 @@ import type { CachedEntry } from '../journal/cache';
 import { localDate } from '../journal/dates';
 import { loadOwner } from '../journal/owner';
 import { takeExportAllowance } from './allowance';
+import { renderJson, renderMarkdown, renderText } from '../../shared/export-render';
 import type { ExportInput } from './format';
-import { renderJson } from './json';
-import { renderMarkdown } from './markdown';
 import { pdfWorkers, zipWorkers } from './pdf-worker/pool';
 import { readPhotoForExport } from './pdf-worker/read-photo';
-import { renderText } from './text';
 
 interface ExportFile {
   fileName: string;

@@ -16,7 +16,7 @@ export function presentPhoto(ctx: AppContext, photo: JournalPhotoRow): EntryPhot
 }
 
 /** An entry's own fields as the API shows them; photos are presented by the caller. */
-export function presentEntryFields(entry: CachedEntry): Omit<JournalEntry, 'photos'> {
+function presentEntryFields(entry: CachedEntry): Omit<JournalEntry, 'photos'> {
   return {
     id: entry.id,
     title: entry.title,
