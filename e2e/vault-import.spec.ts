@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { messages } from '../src/shared/messages';
 import { vaultMessages } from '../src/shared/vault-messages';
 import { signUpVerified } from './support';
+import { turnOnVault, vaultCard } from './vault-support';
 
 // Import into a Vault: the file is read and sealed in the browser (the server cannot read it),
 // with the vault unlocked in the Vault card; a jrnl journal, then a Day One ZIP with a photo.
@@ -14,25 +15,7 @@ const PASSPHRASE = 'otters juggle pebbles near the weir 9';
 
 test.setTimeout(240_000);
 
-const vaultCard = (page: Page) => page.locator('section', { has: page.getByRole('heading', { name: card.title, exact: true }) }).first();
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
-
-async function turnOnVault(page: Page) {
-  const vault = vaultCard(page);
-  await vault.getByRole('checkbox', { name: card.understand }).check();
-  await vault.getByRole('button', { name: card.setUp }).click();
-  await vault.getByLabel(card.passphraseLabel).fill(PASSPHRASE);
-  await vault.getByLabel(card.passphraseAgainLabel).fill(PASSPHRASE);
-  await vault.getByRole('button', { name: card.continue }).click();
-  const shown = vault.getByLabel(card.codeTitle);
-  await expect(shown).toBeVisible({ timeout: 60_000 });
-  const code = (await shown.innerText()).trim();
-  await vault.getByRole('button', { name: card.saved }).click();
-  const group = Number(/group (\d)/.exec(await vault.locator('label', { hasText: /^Type group \d/ }).innerText())![1]);
-  await vault.getByLabel(/^Type group \d of your recovery code$/).fill(code.split('-')[group - 1]!);
-  await vault.getByRole('button', { name: card.turnOn }).click();
-  await expect(vault.getByText(card.onLead)).toBeVisible({ timeout: 60_000 });
-}
 
 async function dayOneZip(): Promise<Buffer> {
   const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#0ea5e9' } }).jpeg().toBuffer();
@@ -57,7 +40,7 @@ const JRNL = ['[2021-04-03 07:15] Otters at the river mouth.', 'Two of them, div
 test('with the vault on, an import is read and sealed in the browser: unlock, a jrnl journal, a Day One ZIP with a photo, then the same file again', async ({ page, request }) => {
   await signUpVerified(page, request);
   await page.goto('/settings');
-  await turnOnVault(page);
+  await turnOnVault(page, PASSPHRASE);
 
   // A fresh page holds no keys: the import waits for the vault to be unlocked in its card.
   await page.goto('/settings');

@@ -5,6 +5,7 @@ import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
 import { vaultMessages } from '../src/shared/vault-messages';
 import { signUpVerified } from './support';
+import { turnOnVault, vaultCard } from './vault-support';
 
 // The Vault, whole: turned on with a journal already written, a text sealed as it arrives, the
 // journal unlocked, searched, edited, given a photo and exported in the browser (a PDF too),
@@ -51,7 +52,6 @@ async function unlock(page: Page, secret: string, withCode = false) {
 }
 
 const cards = (page: Page) => page.getByRole('article');
-const vaultCard = (page: Page) => page.locator('section', { has: page.getByRole('heading', { name: card.title, exact: true }) }).first();
 
 /** To Settings within the app, so the keys in this tab's memory stay. */
 async function toSettings(page: Page) {
@@ -68,23 +68,8 @@ test('turn the vault on, text, unlock, search, edit, export, lock, sign in by li
 
   // Settings → Vault: the warning, a passphrase typed twice, the recovery code kept and confirmed.
   await page.goto('/settings');
-  const vault = vaultCard(page);
-  await vault.getByRole('checkbox', { name: card.understand }).check();
-  await vault.getByRole('button', { name: card.setUp }).click();
-  await vault.getByLabel(card.passphraseLabel).fill(PASSPHRASE);
-  await vault.getByLabel(card.passphraseAgainLabel).fill(PASSPHRASE);
-  await vault.getByRole('button', { name: card.continue }).click();
-  const shown = vault.getByLabel(card.codeTitle);
-  await expect(shown).toBeVisible({ timeout: 60_000 });
-  const code = (await shown.innerText()).trim();
+  const code = await turnOnVault(page, PASSPHRASE);
   expect(code).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
-  await vault.getByRole('button', { name: card.saved }).click();
-  const confirm = vault.getByLabel(/^Type group \d of your recovery code$/);
-  const group = Number(/group (\d)/.exec(await vault.locator('label', { hasText: /^Type group \d/ }).innerText())![1]);
-  await confirm.fill(code.split('-')[group - 1]!);
-  await vault.getByRole('button', { name: card.turnOn }).click();
-  // The journal already written is sealed, with a bar, and the vault is on.
-  await expect(vault.getByText(card.onLead)).toBeVisible({ timeout: 60_000 });
 
   // A text from the phone is sealed as it arrives.
   const handset = await (await browser.newContext()).newPage();
