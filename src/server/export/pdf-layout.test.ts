@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHOTOS_PER_ENTRY_MAX } from '../../shared/journal-rules';
 import { createEntry, journalUser, multipart, testImage } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
-import { photoGrid } from './pdf';
+import { photoGrid } from '../../shared/pdf-layout';
 
 const AREA = 468; // a Letter page less two one-inch margins
 

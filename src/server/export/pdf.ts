@@ -4,16 +4,11 @@ import sharp from 'sharp';
 import type { JournalPhotoRow } from '../db/tables';
 import type { PhotoStorage } from '../providers/storage/index';
 import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, zoneLabel } from '../../shared/export-render';
+import { COLORS, MARGIN, PHOTO_CELL_MAX_HEIGHT, PHOTO_GAP, photoGrid, photoPixels } from '../../shared/pdf-layout';
 import type { ExportInput } from './format';
 import { registerPdfFonts, type PdfFonts } from './pdf-fonts';
 
-const MARGIN = 72;
-const INK = '#1f2937';
-const MUTED = '#6b7280';
-const ACCENT = '#4f46e5';
-const PHOTO_MAX_HEIGHT = 320;
-const PHOTO_GAP = 8;
-const PHOTO_CELL_MAX_HEIGHT = 200;
+const { ink: INK, muted: MUTED, accent: ACCENT, rule: RULE } = COLORS;
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -42,46 +37,6 @@ async function pdfPhoto(storage: PhotoStorage, photo: JournalPhotoRow, maxWidth:
   } catch {
     return null;
   }
-}
-
-/** Where one photo goes, relative to the top left of its row. */
-interface PhotoPlacement {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** Photos per row: one alone, two side by side (also for four), otherwise three. */
-const photoColumns = (count: number) => (count <= 1 ? 1 : count === 2 || count === 4 ? 2 : 3);
-
-/**
- * Lays photos out in rows of up to three, each scaled to fit its cell (never enlarged) and centred
- * in it; a row is as tall as its tallest photo. A lone photo keeps the full width, at most
- * PHOTO_MAX_HEIGHT tall.
- */
-export function photoGrid(sizes: ReadonlyArray<{ width: number; height: number }>, areaWidth: number): Array<{ height: number; photos: PhotoPlacement[] }> {
-  const columns = photoColumns(sizes.length);
-  const cellWidth = (areaWidth - PHOTO_GAP * (columns - 1)) / columns;
-  const cellHeight = columns === 1 ? PHOTO_MAX_HEIGHT : Math.min(cellWidth, PHOTO_CELL_MAX_HEIGHT);
-  const rows: Array<{ height: number; photos: PhotoPlacement[] }> = [];
-  for (let start = 0; start < sizes.length; start += columns) {
-    const scaled = sizes.slice(start, start + columns).map((size) => {
-      const scale = Math.min(cellWidth / size.width, cellHeight / size.height, 1);
-      return { width: size.width * scale, height: size.height * scale };
-    });
-    const height = Math.max(...scaled.map((p) => p.height));
-    // A short last row is centred under the rows above it.
-    const offset = ((columns - scaled.length) * (cellWidth + PHOTO_GAP)) / 2;
-    const photos = scaled.map((p, i) => ({
-      x: offset + i * (cellWidth + PHOTO_GAP) + (cellWidth - p.width) / 2,
-      y: (height - p.height) / 2,
-      width: p.width,
-      height: p.height,
-    }));
-    rows.push({ height, photos });
-  }
-  return rows;
 }
 
 function titlePage(doc: PDFKit.PDFDocument, input: ExportInput, fonts: PdfFonts) {
@@ -117,7 +72,7 @@ export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, sto
     if (index > 0 && doc.y > bottom() - (photosFollowSoon ? 100 + PHOTO_CELL_MAX_HEIGHT : 120)) doc.addPage();
     else if (index > 0) {
       doc.moveDown(0.8);
-      doc.moveTo(MARGIN, doc.y).lineTo(MARGIN + width, doc.y).lineWidth(0.5).strokeColor('#e5e7eb').stroke();
+      doc.moveTo(MARGIN, doc.y).lineTo(MARGIN + width, doc.y).lineWidth(0.5).strokeColor(RULE).stroke();
       doc.moveDown(0.8);
     }
     doc.font(names.heading).fontSize(15).fillColor(INK).text(formatDay(entry.entry_date), MARGIN, doc.y, { width });
@@ -130,8 +85,7 @@ export async function renderPdf(doc: PDFKit.PDFDocument, input: ExportInput, sto
       doc.moveDown(0.5).font(names.body).fontSize(11.5).fillColor(INK).text(printable('body', entry.content), { width, lineGap: 3, paragraphGap: 4 });
     }
     if (input.photos && entry.photos.length) {
-      // A grid cell needs far fewer pixels than a whole line: smaller images, smaller file.
-      const maxPixels = photoColumns(entry.photos.length) === 1 ? 1200 : 700;
+      const maxPixels = photoPixels(entry.photos.length);
       const images: PdfImage[] = [];
       for (const photo of entry.photos) {
         const image = await pdfPhoto(storage, photo, maxPixels);

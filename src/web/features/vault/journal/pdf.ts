@@ -2,22 +2,17 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type Color, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, zoneLabel, type ExportInput } from '../../../../shared/export-render';
 import type { EntryPhoto, JournalEntry } from '../../../../shared/journal';
+import { COLORS, MARGIN, PAGE_HEIGHT, PAGE_WIDTH, PHOTO_CELL_MAX_HEIGHT, PHOTO_GAP, photoGrid, photoPixels } from '../../../../shared/pdf-layout';
 
 // A Vault journal's PDF, made in the browser where the journal is unlocked: the server's PDF
 // (src/server/export/pdf.ts, pdfkit) page for page in layout and words, drawn with pdf-lib. pdf-lib
 // places text by hand, so the little of pdfkit's text flow the journal uses (wrapping, moving down a
 // line, a new page at the bottom margin) is written out here.
 
-const PAGE_WIDTH = 612;
-const PAGE_HEIGHT = 792;
-const MARGIN = 72;
-const INK = hex('#1f2937');
-const MUTED = hex('#6b7280');
-const ACCENT = hex('#4f46e5');
-const RULE = hex('#e5e7eb');
-const PHOTO_MAX_HEIGHT = 320;
-const PHOTO_GAP = 8;
-const PHOTO_CELL_MAX_HEIGHT = 200;
+const INK = hex(COLORS.ink);
+const MUTED = hex(COLORS.muted);
+const ACCENT = hex(COLORS.accent);
+const RULE = hex(COLORS.rule);
 
 function hex(color: string): Color {
   const n = Number.parseInt(color.slice(1), 16);
@@ -211,37 +206,6 @@ class Flow {
   }
 }
 
-/** Where one photo goes, relative to the top left of its row. */
-interface PhotoPlacement {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** Photos per row: one alone, two side by side (also for four), otherwise three. */
-const photoColumns = (count: number) => (count <= 1 ? 1 : count === 2 || count === 4 ? 2 : 3);
-
-/** The server's photo grid (photoGrid in src/server/export/pdf.ts): rows of up to three, each photo fitted to its cell and centred. */
-function photoGrid(sizes: ReadonlyArray<{ width: number; height: number }>, areaWidth: number): Array<{ height: number; photos: PhotoPlacement[] }> {
-  const columns = photoColumns(sizes.length);
-  const cellWidth = (areaWidth - PHOTO_GAP * (columns - 1)) / columns;
-  const cellHeight = columns === 1 ? PHOTO_MAX_HEIGHT : Math.min(cellWidth, PHOTO_CELL_MAX_HEIGHT);
-  const rows: Array<{ height: number; photos: PhotoPlacement[] }> = [];
-  for (let start = 0; start < sizes.length; start += columns) {
-    const scaled = sizes.slice(start, start + columns).map((size) => {
-      const scale = Math.min(cellWidth / size.width, cellHeight / size.height, 1);
-      return { width: size.width * scale, height: size.height * scale };
-    });
-    const height = Math.max(...scaled.map((p) => p.height));
-    // A short last row is centred under the rows above it.
-    const offset = ((columns - scaled.length) * (cellWidth + PHOTO_GAP)) / 2;
-    const photos = scaled.map((p, i) => ({ x: offset + i * (cellWidth + PHOTO_GAP) + (cellWidth - p.width) / 2, y: (height - p.height) / 2, width: p.width, height: p.height }));
-    rows.push({ height, photos });
-  }
-  return rows;
-}
-
 type Picture = { kind: 'jpeg' | 'png'; width: number; height: number } | { kind: 'other' };
 
 /** A picture's format, and a JPEG's or PNG's size in pixels from its header. */
@@ -331,8 +295,7 @@ export async function renderPdf(input: PdfInput, sources: PdfSources): Promise<U
     if (entry.tags.length) flow.moveDown(0.2).font('tags', 9, ACCENT).text(print('tags', entry.tags.map((t) => `#${t}`).join('  ')), { width });
     if (entry.content) flow.moveDown(0.5).font('body', 11.5, INK).text(print('body', entry.content), { width, lineGap: 3, paragraphGap: 4 });
     if (input.photos && entry.photos.length) {
-      // A grid cell needs far fewer pixels than a whole line: smaller images, smaller file.
-      const maxPixels = photoColumns(entry.photos.length) === 1 ? 1200 : 700;
+      const maxPixels = photoPixels(entry.photos.length);
       const images: PDFImage[] = [];
       for (const photo of entry.photos) {
         const bytes = await sources.photo(photo);
