@@ -132,7 +132,8 @@ describe('scheduler metrics', () => {
         const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
         expect(sample(res.body, `jotline_scheduler_lag_seconds{job="${OUTBOUND_SENDER}"}`)).toBeGreaterThanOrEqual(0);
         expect(sample(res.body, `jotline_job_duration_seconds_count{job="${OUTBOUND_SENDER}"}`)).toBeGreaterThanOrEqual(1);
-      });
+        // The first run comes at the start; on a busy machine (PostgreSQL, other suites) later than vitest's 1 s default.
+      }, { timeout: 10_000, interval: 100 });
     } finally {
       await t.close();
     }
