@@ -59,6 +59,7 @@ export async function seedJournal(app: FastifyInstance, days: number): Promise<{
     rows.push({
       id,
       user_id: user.id,
+      version: 1,
       ...sealEntryText(ctx, user.id, owner.salt, { content, title: i % 4 === 0 ? `Day ${days - i}` : null, tags: next() < 0.5 ? [pick(TAGS)] : [] }),
       source: i % 3 === 0 ? 'sms' : 'web',
       sms_part: 0,

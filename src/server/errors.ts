@@ -10,6 +10,8 @@ export const ErrorCode = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** A save based on an entry's older version: the answer carries the entry as it is now. */
+  ENTRY_CHANGED: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
@@ -21,11 +23,14 @@ type ErrorCodeName = keyof typeof ErrorCode;
 export class AppError extends Error {
   readonly code: ErrorCodeName;
   readonly details?: Record<string, unknown>;
-  constructor(code: ErrorCodeName, message: string, details?: Record<string, unknown>) {
+  /** Fields the answer carries beside `error` (ENTRY_CHANGED's `entry`). */
+  readonly extra?: Record<string, unknown>;
+  constructor(code: ErrorCodeName, message: string, details?: Record<string, unknown>, extra?: Record<string, unknown>) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.details = details;
+    this.extra = extra;
   }
   get status(): number {
     return ErrorCode[this.code];

@@ -78,6 +78,11 @@ export const updateEntrySchema = z.object({
   /** A Vault entry's new words: its segments replaced by these (one, as the browser writes an edit). */
   sealed: sealedSegments.optional(),
   word_count: sealedWordCount.optional(),
+  /**
+   * The entry's `version` the edit was made from: when the entry has changed since (a text arrived,
+   * another tab saved), nothing is written and the answer is 409 ENTRY_CHANGED with the entry as it is.
+   */
+  base_version: z.number().int().min(0).optional(),
 });
 export type UpdateEntryInput = z.infer<typeof updateEntrySchema>;
 
@@ -130,6 +135,8 @@ export interface JournalEntry {
   word_count: number;
   /** The IANA zone the entry's time is shown in: the account's as it was written, or an imported entry's own. */
   time_zone?: string | null;
+  /** Changes with every write to the entry, texts included; PATCH names it as `base_version`. */
+  version: number;
   photos: EntryPhoto[];
 }
 

@@ -132,6 +132,8 @@ export const messages = {
     noPhotos: 'Choose at least one photo to upload',
     accessRequired: 'Your free trial has ended. Subscribe to keep writing and reading your journal; you can still export it.',
     entryNotFound: 'Entry not found',
+    entryChanged: 'This entry changed while you were editing it. Nothing was saved.',
+    idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 200 visible characters',
     photoNotFound: 'Photo not found',
     invalidCursor: 'Invalid cursor',
     linkExpired: 'This photo link has expired. Reload the page to get a new one.',

@@ -179,6 +179,16 @@ export interface JournalEntriesTable {
   time_zone: Generated<string | null>;
   /** Vault entries: JSON list of base64 sealed boxes (docs/vault.md); null when the server can read it. */
   sealed: string | null;
+  /** Raised by every write to the entry (changes.ts); a web save based on an older one is refused. */
+  version: Generated<number>;
+}
+
+/** A new entry's `Idempotency-Key`, kept 24 hours: the same key answers the entry it made. */
+export interface EntryIdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  entry_id: string;
+  created_at: string;
 }
 
 interface JournalPhotosTable {
@@ -364,6 +374,7 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   event_tickets: EventTicketsTable;
   journal_entries: JournalEntriesTable;
+  entry_idempotency_keys: EntryIdempotencyKeysTable;
   journal_photos: JournalPhotosTable;
   journal_revisions: JournalRevisionsTable;
   journal_sms_applied: JournalSmsAppliedTable;

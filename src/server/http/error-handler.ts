@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from './database-unavailable';
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ error: { code: error.code, message: error.message } });
+      return reply.status(error.status).send({ error: { code: error.code, message: error.message }, ...error.extra });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is restarting or unreachable: a retry will do (Twilio retries a 5xx webhook).

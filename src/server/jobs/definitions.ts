@@ -2,6 +2,7 @@ import { deleteExpiredRefreshTokens } from '../auth/expired-sessions';
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { runImports } from '../import/runner';
 import { sweepRateLimitHits } from '../rate-limit';
+import { forgetOldEntryKeys } from '../journal/service';
 import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
 import { redactProviderCopies } from '../sms/redact';
@@ -24,4 +25,5 @@ export const jobDefinitions: JobDefinition[] = [
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
   { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },
   { name: 'rate-limit-hits', everyMs: 600_000, run: (ctx) => sweepRateLimitHits(ctx) },
+  { name: 'entry-idempotency-keys', everyMs: 3_600_000, run: (ctx) => forgetOldEntryKeys(ctx) },
 ];

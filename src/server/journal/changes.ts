@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
-import { bumpRevision } from './repo';
+import { AppError } from '../errors';
+import { messages } from '../../shared/messages';
+import { presentEntry } from './present';
+import { readEntry } from './read-entry';
+import { bumpRevision, entryVersion, raiseVersions } from './repo';
 
 /** What a change touched: its entry, and any other entries it added, changed or deleted. */
 interface JournalChange {
@@ -16,12 +20,22 @@ interface ChangeOptions {
    * wait (every write someone was told is saved) makes it durable too.
    */
   redoable?: boolean;
+  /**
+   * A save made from what the user saw: refused, with nothing written, when the entry has changed
+   * since (a text arrived, another tab saved). Without it the change applies to the entry as it is.
+   */
+  basedOn?: { entryId: string; version: number };
 }
+
+/** Thrown inside the transaction, so it rolls back; answered as ENTRY_CHANGED with the entry as it is now. */
+class StaleSave extends Error {}
 
 /**
  * Runs one change to a user's journal in a transaction that also bumps the journal's revision
- * (first, so on PostgreSQL one user's writers take turns), then brings the in-memory copy up to
- * date and tells the user's open pages. `work` is given the revision this change makes.
+ * (first, so on PostgreSQL one user's writers take turns) and raises the version of every entry it
+ * touched, then brings the in-memory copy up to date and tells the user's open pages. `work` is
+ * given the revision this change makes. Every write to a journal passes here, so no writer can
+ * leave an entry's version behind or overwrite a change it never saw.
  */
 export async function changeJournal<T extends JournalChange>(
   ctx: AppContext,
@@ -32,13 +46,33 @@ export async function changeJournal<T extends JournalChange>(
   const change = (db: Db) =>
     db.transaction().execute(async (trx) => {
       const revision = await bumpRevision(trx, userId);
-      return { result: await work(trx, revision), revision };
+      const { basedOn } = options;
+      if (basedOn) {
+        const version = await entryVersion(trx, userId, basedOn.entryId);
+        // A missing entry is the writer's to refuse (404).
+        if (version !== undefined && version !== basedOn.version) throw new StaleSave();
+      }
+      const result = await work(trx, revision);
+      const touched = touchedEntries(result);
+      await raiseVersions(trx, userId, touched);
+      return { result, revision, touched };
     });
-  const { result, revision } = options.redoable && ctx.dbKind === 'sqlite' ? await withoutWaitingForDisk(ctx.db, change) : await change(ctx.db);
-  const touched = [...new Set([result.entryId, ...(result.changedEntryIds ?? [])])].filter(Boolean);
+  let done: { result: T; revision: number; touched: string[] };
+  try {
+    done = options.redoable && ctx.dbKind === 'sqlite' ? await withoutWaitingForDisk(ctx.db, change) : await change(ctx.db);
+  } catch (error) {
+    if (!(error instanceof StaleSave) || !options.basedOn) throw error;
+    const current = await readEntry(ctx, userId, options.basedOn.entryId);
+    throw new AppError('ENTRY_CHANGED', messages.entries.entryChanged, undefined, { entry: presentEntry(ctx, current) });
+  }
+  const { result, revision, touched } = done;
   await ctx.journalCache.entriesChanged(userId, revision, touched);
   for (const entryId of touched) ctx.events.publish(userId, { type: 'entries.changed', entryId });
   return result;
+}
+
+function touchedEntries(change: JournalChange): string[] {
+  return [...new Set([change.entryId, ...(change.changedEntryIds ?? [])])].filter(Boolean);
 }
 
 /** Runs `work` on SQLite's connection with commits that skip the disk flush, then restores FULL. */

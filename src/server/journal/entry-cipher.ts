@@ -20,6 +20,8 @@ export interface OpenedEntry {
    * then content is '', title null and tags empty. Null for an entry the server can read.
    */
   sealed: string[] | null;
+  /** Raised by every write to the entry; a save names the one it was based on. */
+  version: number;
 }
 
 /** Encrypts what an entry says (content, title, tags) with the owner's key. */
@@ -69,5 +71,6 @@ export function openEntry(ctx: AppContext, salt: string, row: JournalEntryRow): 
     updated_at: row.updated_at,
     time_zone: row.time_zone,
     sealed,
+    version: Number(row.version),
   };
 }

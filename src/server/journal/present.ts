@@ -28,6 +28,7 @@ function presentEntryFields(entry: CachedEntry): Omit<JournalEntry, 'photos'> {
     tags: entry.tags,
     word_count: entry.word_count,
     time_zone: entry.time_zone ?? null,
+    version: entry.version,
   };
 }
 

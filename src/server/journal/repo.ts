@@ -20,6 +20,26 @@ export async function insertSmsDayEntry(db: Db, row: NewEntryRow): Promise<boole
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** The entry a POST with this `Idempotency-Key` made, with when. */
+export async function findKeyedEntry(db: Db, userId: string, key: string): Promise<{ entry_id: string; created_at: string } | undefined> {
+  return db.selectFrom('entry_idempotency_keys').select(['entry_id', 'created_at']).where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+}
+
+/** Ties the key to the entry just made; false when another save with the key got there first. */
+export async function claimEntryKey(db: Db, row: { user_id: string; key: string; entry_id: string; created_at: string }): Promise<boolean> {
+  const result = await db.insertInto('entry_idempotency_keys').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Keys older than `before` (the whole table's, or one user's one key) are forgotten. */
+export async function forgetEntryKeys(db: Db, before: string, only?: { userId: string; key: string }): Promise<void> {
+  await db
+    .deleteFrom('entry_idempotency_keys')
+    .where('created_at', '<', before)
+    .$if(only !== undefined, (qb) => qb.where('user_id', '=', only!.userId).where('key', '=', only!.key))
+    .execute();
+}
+
 export async function findEntry(db: Db, userId: string, entryId: string): Promise<JournalEntryRow | undefined> {
   return db.selectFrom('journal_entries').selectAll().where('user_id', '=', userId).where('id', '=', entryId).executeTakeFirst();
 }
@@ -46,6 +66,23 @@ export async function updateEntry(
   changes: Partial<Pick<JournalEntriesTable, 'content' | 'title' | 'tags' | 'word_count' | 'updated_at'>>,
 ): Promise<void> {
   await db.updateTable('journal_entries').set(changes).where('user_id', '=', userId).where('id', '=', entryId).execute();
+}
+
+/** The entry's version (changes.ts), or undefined when the user has no such entry. */
+export async function entryVersion(db: Db, userId: string, entryId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('journal_entries').select('version').where('user_id', '=', userId).where('id', '=', entryId).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.version);
+}
+
+/** One more version for each entry a change touched (those it deleted are simply not there). */
+export async function raiseVersions(db: Db, userId: string, entryIds: readonly string[]): Promise<void> {
+  if (entryIds.length === 0) return;
+  await db
+    .updateTable('journal_entries')
+    .set({ version: sql`version + 1` })
+    .where('user_id', '=', userId)
+    .where('id', 'in', entryIds)
+    .execute();
 }
 
 export async function touchEntry(db: Db, userId: string, entryId: string, at: string): Promise<void> {

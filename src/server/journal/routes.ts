@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createEntrySchema, entryFilterSchema, updateEntrySchema } from '../../shared/journal';
+import { messages } from '../../shared/messages';
 import { currentUser } from '../auth/authenticate';
+import { invalidInput } from '../errors';
 import { parseInput } from '../http/validate';
 import { readMultipartForm } from '../photos/uploads';
 import { presentEntry } from './present';
@@ -41,11 +43,19 @@ export async function entryRoutes(plain: FastifyInstance): Promise<void> {
 export async function entryUploadRoutes(app: FastifyInstance): Promise<void> {
   // A multipart form is read here, not by a body schema: its photos stream to the photo store.
   app.post('/', async (request, reply) => {
+    const key = idempotencyKey(request.headers['idempotency-key']);
     const form = request.isMultipart() ? await readMultipartForm(request) : { fields: request.body, files: [] };
     const input = parseInput(createEntrySchema, form.fields);
-    const entry = await createEntry(app.ctx, currentUser(request).id, input, form.files);
+    const entry = await createEntry(app.ctx, currentUser(request).id, input, form.files, key);
     return reply.status(201).send(presentEntry(app.ctx, entry));
   });
+}
+
+/** The `Idempotency-Key` header of a new entry: 1 to 200 visible characters, or none. */
+function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(header)) throw invalidInput(messages.entries.idempotencyKeyInvalid, { field: 'Idempotency-Key' });
+  return header;
 }
 
 /** /api/stats: streak and totals. */

@@ -83,6 +83,7 @@ export function buildEntry(overrides: Partial<JournalEntry> = {}): JournalEntry 
     id,
     title: null,
     content: 'Walked by the river and watched the herons.',
+    version: 1,
     source: 'web',
     entry_date: '2026-03-03',
     created_at: '2026-03-03T20:05:00.000Z',

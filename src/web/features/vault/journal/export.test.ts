@@ -18,6 +18,7 @@ const journal: JournalEntry[] = [
     id: 'a',
     title: 'Море',
     content: 'Kingfisher over the weir. Зимородок.',
+    version: 1,
     source: 'web',
     entry_date: '2026-11-22',
     created_at: '2026-11-22T12:00:00.000Z',

@@ -7,6 +7,7 @@ const entry = (id: string, entry_date: string, content: string, extra: Partial<J
   id,
   title: null,
   content,
+  version: 1,
   source: 'web',
   entry_date,
   created_at: `${entry_date}T12:00:00.000Z`,
