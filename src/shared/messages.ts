@@ -197,6 +197,24 @@ export const messages = {
 
     exporting: 'Exporting...',
     exportFailed: 'Export failed. Please try again.',
+
+    /** A save refused because the entry changed while it was open in the editor (409 ENTRY_CHANGED). */
+    changedTitle: 'This entry changed while you were editing it',
+    changedByText: 'A text arrived while you were editing. Nothing is saved yet: add it after your edit, or keep your edit as it is, then save.',
+    changedElsewhere: 'It was changed in another tab or on another device while you were editing. Nothing is saved yet: keep your edit, or take the saved version, then save.',
+    arrivedLabel: 'What arrived',
+    savedLabel: 'The entry now reads',
+    addArrived: 'Add it after my edit',
+    keepMine: 'Keep my edit as it is',
+    useSaved: 'Use the saved version',
+    /** An edit whose text was saved but whose photos were not. */
+    photosNotSavedTitle: 'Your text was saved, but the photos were not',
+    photosNotSaved: (reason: string) => `${reason} Try adding them again, or press Cancel to keep the entry without them.`,
+    /** Closing the new-entry dialog with something typed in it. */
+    discardTitle: 'Discard this entry?',
+    discardBody: 'What you have written here will be lost.',
+    keepWriting: 'Keep writing',
+    discard: 'Discard',
 },
   /** Subscribe, trial-expired and checkout (spec sections 2, 4, 8, 9). */
   billing: {

@@ -14,6 +14,8 @@ interface RequestOptions {
    */
   auth?: 'session' | string | false;
   signal?: AbortSignal;
+  /** Headers besides the JSON and session ones (e.g. `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 /** JSON in, JSON out; throws ApiError for error answers and NetworkError when no answer came. */
@@ -32,7 +34,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
 }
 
 async function send<T>(method: string, path: string, options: RequestOptions, token: string | undefined): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
 

@@ -2,11 +2,14 @@
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** The whole answer, for errors that carry more than `error` (ENTRY_CHANGED's `entry`). */
+  readonly body?: unknown;
+  constructor(status: number, code: string, message: string, body?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -23,5 +26,5 @@ export function apiErrorFrom(status: number, body: unknown): ApiError {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   const code = typeof error?.code === 'string' ? error.code : `HTTP_${status}`;
   const message = typeof error?.message === 'string' && error.message ? error.message : `Request failed (${status})`;
-  return new ApiError(status, code, message);
+  return new ApiError(status, code, message, body);
 }

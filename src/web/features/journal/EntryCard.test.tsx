@@ -173,7 +173,7 @@ describe('entry card', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     expect(await toasts().findByText(journalCopy.updatedTitle)).toBeInTheDocument();
-    expect(api.to('PATCH /api/entries/e1')[0]!.json).toEqual({ content: 'Second draft', title: 'Evening', tags: 'one, two' });
+    expect(api.to('PATCH /api/entries/e1')[0]!.json).toEqual({ content: 'Second draft', title: 'Evening', tags: 'one, two', base_version: 1 });
     expect(screen.queryByLabelText('Entry')).not.toBeInTheDocument();
   });
 
@@ -217,6 +217,75 @@ describe('entry card', () => {
     expect(api.to('DELETE /api/entries/e1/photos/photo-1')).toHaveLength(1);
     const upload = api.to('POST /api/entries/e1/photos')[0]!;
     expect((upload.form!.get('photos') as File).name).toBe('new.png');
+  });
+
+  it('keeps the edit and offers the text that arrived meanwhile when the save is refused, saving only when asked', async () => {
+    const entry = buildEntry({ id: 'e1', source: 'sms', content: 'Morning run.', version: 4 });
+    const arrived = { ...entry, content: 'Morning run.\n\nDinner at Greektown.', version: 5 };
+    api.on(
+      'PATCH /api/entries/e1',
+      json(409, { error: { code: 'ENTRY_CHANGED', message: messages.entries.entryChanged }, entry: arrived }),
+      (request) => json(200, { ...arrived, content: request.json.content, version: 6 }),
+    );
+    renderJournal(<EntryCard entry={entry} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Edit entry/ }));
+    await user.type(screen.getByLabelText('Entry'), ' By the lake.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(journalCopy.changedTitle);
+    expect(within(alert).getByText('Dinner at Greektown.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Entry')).toHaveValue('Morning run. By the lake.'); // what the user typed stays
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled(); // not again until the user says how
+    expect(api.to('PATCH /api/entries/e1')).toHaveLength(1);
+
+    await user.click(within(alert).getByRole('button', { name: journalCopy.addArrived }));
+    expect(screen.getByLabelText('Entry')).toHaveValue('Morning run. By the lake.\n\nDinner at Greektown.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await toasts().findByText(journalCopy.updatedTitle)).toBeInTheDocument();
+    expect(api.to('PATCH /api/entries/e1')[1]!.json).toMatchObject({ content: 'Morning run. By the lake.\n\nDinner at Greektown.', base_version: 5 });
+  });
+
+  it('shows how the entry reads now when another tab changed it, and can take that version', async () => {
+    const entry = buildEntry({ id: 'e1', content: 'Rain all day.', version: 2 });
+    const rewritten = { ...entry, content: 'Sun all day.', title: 'Better', version: 3 };
+    api.on('PATCH /api/entries/e1', json(409, { error: { code: 'ENTRY_CHANGED', message: messages.entries.entryChanged }, entry: rewritten }));
+    renderJournal(<EntryCard entry={entry} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Edit entry/ }));
+    await user.type(screen.getByLabelText('Entry'), ' Cold.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(journalCopy.changedElsewhere);
+    expect(within(alert).getByText('Sun all day.')).toBeInTheDocument();
+    await user.click(within(alert).getByRole('button', { name: journalCopy.useSaved }));
+    expect(screen.getByLabelText('Entry')).toHaveValue('Sun all day.');
+    expect(screen.getByLabelText(/^Title/)).toHaveValue('Better');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+  });
+
+  it('says the text was saved and the photos were not when the photo upload fails, and retries only the photos', async () => {
+    const entry = buildEntry({ id: 'e1', content: 'Words', version: 1 });
+    api
+      .on('PATCH /api/entries/e1', (request) => json(200, { ...entry, content: request.json.content, version: 2 }))
+      .on('POST /api/entries/e1/photos', failure(503, messages.entries.photoStorageFull), json(201, { ...entry, content: 'Words and more', version: 3 }));
+    renderJournal(<EntryCard entry={entry} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Edit entry/ }));
+    await user.type(screen.getByLabelText('Entry'), ' and more');
+    await user.upload(screen.getByLabelText('Add photos'), new File(['img'], 'new.png', { type: 'image/png' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(journalCopy.photosNotSavedTitle);
+    expect(alert).toHaveTextContent(messages.entries.photoStorageFull);
+    expect(alert).not.toHaveTextContent(journalCopy.saveFailed);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await toasts().findByText(journalCopy.updatedTitle)).toBeInTheDocument();
+    expect(api.to('PATCH /api/entries/e1')).toHaveLength(1); // the saved text is not sent again
+    expect(api.to('POST /api/entries/e1/photos')).toHaveLength(2);
   });
 
   it('opens a photo in a lightbox at its index and steps with the arrow keys', async () => {

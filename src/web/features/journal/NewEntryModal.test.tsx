@@ -65,6 +65,53 @@ describe('new-entry modal', () => {
     await waitFor(() => expect(toasts().queryByText(journalCopy.createdTitle)).not.toBeInTheDocument());
   });
 
+  it('saves once on a double click, with one Idempotency-Key for the dialog', async () => {
+    api.on('POST /api/entries', pending);
+    const { user, text, save } = await setup();
+    await user.type(text, 'Once.');
+    await user.dblClick(save());
+    expect(save()).toBeDisabled();
+    expect(save()).toHaveTextContent(journalCopy.saving);
+    const posts = api.to('POST /api/entries');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.headers['Idempotency-Key']).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('sends the same Idempotency-Key when a failed save is tried again', async () => {
+    api.on('POST /api/entries', failure(503, messages.generic.unavailable), json(201, buildEntry()));
+    const { user, text, save } = await setup();
+    await user.type(text, 'Retry me.');
+    await user.click(save());
+    expect(await screen.findByRole('alert')).toHaveTextContent(journalCopy.saveFailed);
+    await user.click(save());
+    await waitFor(() => expect(screen.getByText('modal closed')).toBeInTheDocument());
+    const [first, second] = api.to('POST /api/entries');
+    expect(second!.headers['Idempotency-Key']).toBe(first!.headers['Idempotency-Key']);
+  });
+
+  it('asks before Escape throws away a written entry, and closes at once when nothing is written', async () => {
+    const { user, text } = await setup();
+    await user.type(text, 'Half a thought');
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByRole('alertdialog', { name: journalCopy.discardTitle });
+    await user.click(within(ask).getByRole('button', { name: journalCopy.keepWriting }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(screen.getByLabelText('Your entry')).toHaveValue('Half a thought');
+    expect(screen.getByText('modal open')).toBeInTheDocument();
+
+    await user.click(within(screen.getByRole('dialog', { name: 'New entry' })).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: journalCopy.discard }));
+    await waitFor(() => expect(screen.getByText('modal closed')).toBeInTheDocument());
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('closes on Escape without asking when nothing is written', async () => {
+    const { user } = await setup();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.getByText('modal closed')).toBeInTheDocument());
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
   it('counts characters and turns the counter orange above 9,000', async () => {
     const { user, text } = await setup();
     expect(screen.getByText('0 / 10,000')).not.toHaveClass('text-orange-600');

@@ -43,8 +43,8 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /** Multipart POST answering JSON (photo uploads, entries with photos). */
-export async function postForm<T>(path: string, form: FormData): Promise<T> {
-  const response = await authorizedFetch(path, { method: 'POST', body: form, headers: { Accept: 'application/json' } });
+export async function postForm<T>(path: string, form: FormData, headers: Record<string, string> = {}): Promise<T> {
+  const response = await authorizedFetch(path, { method: 'POST', body: form, headers: { ...headers, Accept: 'application/json' } });
   const body = await readBody(response);
   if (body === undefined || typeof body === 'string') throw new ApiError(500, 'INVALID_RESPONSE', 'Unexpected response format');
   return body as T;

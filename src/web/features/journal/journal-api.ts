@@ -3,6 +3,7 @@ import type { ProfileResponse, SubscriptionResponse } from '../../../shared/prof
 import { apiRequest } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { entriesPath, isFilterActive, type SearchFilter } from './filters';
+import { changedEntryIn, EntryChangedError } from './entry-changed';
 import { postForm } from './http';
 import { isVaultJournal, setVaultJournal, vaultJournalCode } from './vault-mode';
 
@@ -65,13 +66,14 @@ export function fetchProfile(signal?: AbortSignal): Promise<ProfileSummary | nul
  * POST /api/entries. With photos it is one multipart request, so the entry and its photos are
  * saved together or not at all (a retry after a failure cannot leave a photo-less duplicate).
  */
-export async function createEntry(draft: EntryDraft, photos: readonly File[]): Promise<JournalEntry> {
-  if (isVaultJournal()) return (await vault()).createVaultEntry(draft, photos);
+export async function createEntry(draft: EntryDraft, photos: readonly File[], idempotencyKey: string): Promise<JournalEntry> {
+  if (isVaultJournal()) return (await vault()).createVaultEntry(draft, photos, idempotencyKey);
   const title = draft.title.trim();
   const tags = draft.tags.trim();
   if (photos.length === 0) {
     return apiRequest<JournalEntry>('POST', '/api/entries', {
       body: { content: draft.content, ...(title && { title }), ...(tags && { tags }) },
+      headers: { 'Idempotency-Key': idempotencyKey },
     });
   }
   const form = new FormData();
@@ -79,14 +81,23 @@ export async function createEntry(draft: EntryDraft, photos: readonly File[]): P
   if (title) form.append('title', title);
   if (tags) form.append('tags', tags);
   for (const photo of photos) form.append('photos', photo, photo.name);
-  return postForm<JournalEntry>('/api/entries', form);
+  return postForm<JournalEntry>('/api/entries', form, { 'Idempotency-Key': idempotencyKey });
 }
 
-export async function updateEntry(id: string, draft: EntryDraft): Promise<JournalEntry> {
-  if (isVaultJournal()) return (await vault()).updateVaultEntry(id, draft);
-  return apiRequest<JournalEntry>('PATCH', `/api/entries/${encodeURIComponent(id)}`, {
-    body: { content: draft.content, title: draft.title.trim() || null, tags: draft.tags },
-  });
+/**
+ * PATCH /api/entries/:id from the entry's version the editor opened (`baseVersion`): when the entry
+ * changed since, nothing is saved and EntryChangedError carries the entry as it reads now.
+ */
+export async function updateEntry(id: string, draft: EntryDraft, baseVersion: number): Promise<JournalEntry> {
+  if (isVaultJournal()) return (await vault()).updateVaultEntry(id, draft, baseVersion);
+  try {
+    return await apiRequest<JournalEntry>('PATCH', `/api/entries/${encodeURIComponent(id)}`, {
+      body: { content: draft.content, title: draft.title.trim() || null, tags: draft.tags, base_version: baseVersion },
+    });
+  } catch (error) {
+    const current = changedEntryIn(error);
+    throw current ? new EntryChangedError(current as JournalEntry) : error;
+  }
 }
 
 export async function deleteEntry(id: string): Promise<void> {

@@ -134,29 +134,47 @@ function removeCachedEntry(queryClient: QueryClient, id: string) {
 export function useCreateEntry() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ draft, photos }: { draft: api.EntryDraft; photos: readonly File[] }) => api.createEntry(draft, photos),
+    mutationFn: ({ draft, photos, idempotencyKey }: { draft: api.EntryDraft; photos: readonly File[]; idempotencyKey: string }) =>
+      api.createEntry(draft, photos, idempotencyKey),
     onSuccess: () => invalidateJournal(queryClient),
   });
 }
 
 interface EntryChanges {
-  draft: api.EntryDraft;
+  /** The text to save, from the entry's version the editor opened; null when only photos change. */
+  text: { draft: api.EntryDraft; baseVersion: number } | null;
   removePhotoIds: readonly string[];
   addPhotos: readonly File[];
 }
 
-/** Saves an edit: the text first, then photo removals, then new photos; answers with the entry as saved. */
+/** The text of an edit was saved, its photo changes were not: `cause` says why. */
+export class PhotosNotSavedError extends Error {
+  constructor(cause: unknown) {
+    super('photos not saved', { cause });
+    this.name = 'PhotosNotSavedError';
+  }
+}
+
+/**
+ * Saves an edit: the text first (refused, with nothing saved, when the entry changed since the
+ * editor opened it: EntryChangedError), then photo removals, then new photos (PhotosNotSavedError
+ * when those fail after the text was saved). Answers with the entry as saved.
+ */
 export function useUpdateEntry(entryId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ draft, removePhotoIds, addPhotos }: EntryChanges) => {
-      let entry = await api.updateEntry(entryId, draft);
-      for (const photoId of removePhotoIds) await api.deletePhoto(entryId, photoId);
-      if (addPhotos.length > 0) entry = await api.addPhotos(entryId, addPhotos);
-      else if (removePhotoIds.length > 0) entry = { ...entry, photos: entry.photos.filter((p) => !removePhotoIds.includes(p.id)) };
-      return entry;
+    mutationFn: async ({ text, removePhotoIds, addPhotos }: EntryChanges) => {
+      const saved = text ? await api.updateEntry(entryId, text.draft, text.baseVersion) : undefined;
+      try {
+        for (const photoId of removePhotoIds) await api.deletePhoto(entryId, photoId);
+        if (addPhotos.length > 0) return await api.addPhotos(entryId, addPhotos);
+      } catch (error) {
+        if (saved) throw new PhotosNotSavedError(error);
+        throw error;
+      }
+      return saved && { ...saved, photos: saved.photos.filter((p) => !removePhotoIds.includes(p.id)) };
     },
-    onSuccess: (entry) => replaceCachedEntry(queryClient, entry),
+    onSuccess: (entry) => entry && replaceCachedEntry(queryClient, entry),
     // Part of an edit may have been saved before a failure, so refetch either way.
     onSettled: () => invalidateJournal(queryClient),
   });

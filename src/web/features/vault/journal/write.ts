@@ -2,6 +2,7 @@ import type { JournalEntry, ServedEntry } from '../../../../shared/journal';
 import { countWords, normalizeEntryText, normalizeTitle, splitTags } from '../../../../shared/journal-rules';
 import type { VaultSegment } from '../../../../shared/vault';
 import { apiRequest } from '../../../api/client';
+import { changedEntryIn, EntryChangedError } from '../../journal/entry-changed';
 import { postForm } from '../../journal/http';
 import type { EntryDraft } from '../../journal/journal-api';
 import { vaultKeys } from '../key-store';
@@ -29,21 +30,28 @@ async function sealDraft(keys: VaultKeys, draft: EntryDraft): Promise<{ sealed: 
 }
 
 /** POST /api/entries for a Vault journal. */
-export async function createVaultEntry(draft: EntryDraft, photos: readonly File[]): Promise<JournalEntry> {
+export async function createVaultEntry(draft: EntryDraft, photos: readonly File[], idempotencyKey: string): Promise<JournalEntry> {
   const keys = requireKeys();
   const body = await sealDraft(keys, draft);
-  if (photos.length === 0) return keepEntry(await apiRequest<ServedEntry>('POST', '/api/entries', { body }));
+  const headers = { 'Idempotency-Key': idempotencyKey };
+  if (photos.length === 0) return keepEntry(await apiRequest<ServedEntry>('POST', '/api/entries', { body, headers }));
   const form = new FormData();
   form.append('sealed', body.sealed);
   form.append('word_count', String(body.word_count));
   await appendSealedPhotos(keys, form, photos);
-  return keepEntry(await postForm<ServedEntry>('/api/entries', form));
+  return keepEntry(await postForm<ServedEntry>('/api/entries', form, headers));
 }
 
 /** PATCH /api/entries/:id for a Vault journal: the entry's segments become this one. */
-export async function updateVaultEntry(entryId: string, draft: EntryDraft): Promise<JournalEntry> {
+export async function updateVaultEntry(entryId: string, draft: EntryDraft, baseVersion: number): Promise<JournalEntry> {
   const keys = requireKeys();
-  return keepEntry(await apiRequest<ServedEntry>('PATCH', `/api/entries/${encodeURIComponent(entryId)}`, { body: await sealDraft(keys, draft) }));
+  try {
+    const body = { ...(await sealDraft(keys, draft)), base_version: baseVersion };
+    return keepEntry(await apiRequest<ServedEntry>('PATCH', `/api/entries/${encodeURIComponent(entryId)}`, { body }));
+  } catch (error) {
+    const current = changedEntryIn(error);
+    throw current ? new EntryChangedError(await keepEntry(current)) : error;
+  }
 }
 
 /** POST /api/entries/:id/photos for a Vault journal. */
