@@ -17,7 +17,7 @@ test('a text arriving while its entry is being edited is kept: the save is refus
   const editor = editorOf(page);
   await editor.getByLabel('Entry').fill('Morning run by the lake.');
   await text('Dinner at Greektown with Sam.'); // arrives while the editor is open
-  await expect(page.getByText('Words').locator('..')).toContainText('9'); // the live stream has it
+  await expect(page.getByText('Words').locator('..')).toHaveText('Words7'); // the live stream has it: 2 + 5 words
   await editor.getByRole('button', { name: 'Save' }).click();
 
   const alert = editor.getByRole('alert');
