@@ -11,6 +11,7 @@ export const vaultMessages = {
     off: 'Your vault is off.',
     otherKey: 'Your vault has changed since this page opened. Reload the page and try again.',
     notTurningOff: 'Your vault is not being turned off.',
+    textsWaiting: 'A text you sent is still being added to your journal, sealed. Try again in a minute.',
     stillSealed: (n: number) => `${plural(n, 'entry is', 'entries are')} still sealed. Open them before turning the vault off.`,
     photosMismatch: 'Send every photo of the entry, opened.',
     photoInvalid: 'An opened photo is not a picture we can keep.',

@@ -97,6 +97,8 @@ export function openDatabase(url: string): DatabaseHandle {
   if (file !== ':memory:') makeOwnerOnly(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // A deleted or overwritten value is zeroed, not left in free pages (a text's body once journaled).
+  sqlite.pragma('secure_delete = ON');
   // SQLite keeps 2 MB of pages by default, less than the indexes every text touches at our size.
   sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });

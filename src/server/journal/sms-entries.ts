@@ -24,12 +24,28 @@ export interface SmsMedia {
   contentType: string;
 }
 
+/**
+ * A Vault user's text as the webhook sealed it on arrival (sms/inbound.ts), before anything was
+ * written: the box, and what the server may know of it.
+ */
+export interface SealedWords {
+  /** base64 crypto_box_seal, to the vault's public key, of the segment `{text, at, source: "sms"}`. */
+  box: string;
+  /** Counted before sealing: the entry's word count, and the day's length bound (continuations). */
+  words: number;
+  length: number;
+  /** YESTERDAY: … (the words sealed are what follows the command). */
+  yesterday: boolean;
+}
+
 interface AppendSmsInput {
   userId: string;
   /** The inbound text's id (sms_messages.id): however often it is processed, it is appended once. */
   messageId: string;
   /** The text as received (may be empty for a photo-only MMS). */
   text: string;
+  /** Instead of `text`: a Vault user's words, sealed on arrival. */
+  sealed?: SealedWords;
   receivedAt: Date;
   /** The day to add to (YESTERDAY: …); by default the local day the text arrived on. */
   entryDate?: string;
@@ -103,7 +119,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
   if (input.owner) await ctx.cipher.prepare(userId, owner.salt);
   const receivedOn = localDate(input.receivedAt, owner.timezone);
   const entryDate = input.entryDate ?? receivedOn;
-  const text = normalizeEntryText(input.text);
+  const text = input.sealed ? '' : normalizeEntryText(input.text);
   const photos = input.media.length ? await mmsPhotos(ctx, input.media) : [];
   const lock = ctx.dbKind === 'postgres';
   await sealDayEntryFirst(ctx, userId, entryDate);
@@ -117,7 +133,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
       const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
       // Read after the revision: a Vault turned on or off at this moment is seen wholly or not at all.
       const vault = await findVault(trx, userId);
-      const dayAppend = { userId, salt: owner.salt, timeZone: owner.timezone, entryDate, text, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock, vault };
+      const dayAppend = { userId, salt: owner.salt, timeZone: owner.timezone, entryDate, text, box: input.sealed, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock, vault };
       const day = await appendToDayEntry(ctx, trx, dayAppend, photos);
       const entryId = day.entryId;
       // A Vault entry's photos are sealed to its public key, exactly when the entry is.
@@ -149,8 +165,9 @@ interface DayAppend {
   /** The account's zone as the text arrives: the zone its time is shown in. */
   timeZone: string;
   entryDate: string;
-  /** Normalised; may be empty when the text carries photos. */
+  /** Normalised; may be empty when the text carries photos, and is when its words came sealed (`box`). */
   text: string;
+  box: SealedWords | undefined;
   hasPhotos: boolean;
   receivedAt: Date;
   now: string;
@@ -174,14 +191,24 @@ interface DayWritten {
   wordsBefore: number | null;
 }
 
-/** The public key a new entry of the day is sealed to: a Vault sealing or on; null otherwise (or turning off). */
-const newEntriesSealedTo = (day: DayAppend) => (day.vault && day.vault.state !== 'unsealing' ? day.vault.public_key : null);
+/**
+ * The public key a new entry of the day is sealed to: a Vault sealing or on; null otherwise (or
+ * turning off), except for words that came sealed, which only a sealed entry can hold.
+ */
+function newEntriesSealedTo(day: DayAppend): string | null {
+  if (day.vault && day.vault.state !== 'unsealing') return day.vault.public_key;
+  if (!day.box) return null;
+  // Turning the vault off waits for texts sealed on arrival (vault/service.ts), so it is still here.
+  if (!day.vault) throw new Error('A text sealed on arrival, for a journal without a vault');
+  return day.vault.public_key;
+}
 
 /** A new day entry's words: encrypted with the owner's key, or one sealed segment (none for a photo-only text). */
 async function newEntryWords(ctx: AppContext, day: DayAppend, piece: string, sealedTo: string | null) {
-  if (!sealedTo) return { ...sealEntryText(ctx, day.userId, day.salt, { content: piece, title: null, tags: [] }), sealed: null };
+  if (!sealedTo) return { ...sealEntryText(ctx, day.userId, day.salt, { content: piece, title: null, tags: [] }), sealed: null, word_count: countWords(piece) };
+  if (day.box) return { content: '', title: null, tags: '[]', sealed: JSON.stringify([day.box.box]), word_count: day.box.words };
   const segments = piece ? [await sealSegment(sealedTo, { text: piece, at: day.receivedAt.toISOString(), source: 'sms' })] : [];
-  return { content: '', title: null, tags: '[]', sealed: JSON.stringify(segments) };
+  return { content: '', title: null, tags: '[]', sealed: JSON.stringify(segments), word_count: countWords(piece) };
 }
 
 /** Creates the day's SMS entry with the text, or adds the text to it. */
@@ -189,7 +216,7 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
   const { userId, salt, text } = day;
   let entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
   if (!entry) {
-    if (!text && !day.hasPhotos) throw invalidInput(messages.entries.contentEmpty);
+    if (!text && !day.box && !day.hasPhotos) throw invalidInput(messages.entries.contentEmpty);
     const [first, ...rest] = splitForEntries(text);
     const id = newId();
     const words = await newEntryWords(ctx, day, first ?? '', newEntriesSealedTo(day));
@@ -200,7 +227,6 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
       source: 'sms',
       entry_date: day.entryDate,
       time_zone: day.timeZone,
-      word_count: countWords(first ?? ''),
       created_at: day.receivedAt.toISOString(),
       updated_at: day.now,
     });
@@ -214,6 +240,8 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
     if (!entry) throw new Error('The day entry was neither inserted nor found');
   }
   if (entry.sealed !== null) return appendSegment(ctx, trx, day, entry, photos);
+  // Words sealed on arrival cannot join a readable entry (the vault is being turned off): the day goes on sealed.
+  if (day.box) return continueDay(ctx, trx, day, entry, []);
   const before = ctx.cipher.decrypt(userId, salt, entry.content);
   const content = !text ? before : before ? `${before}\n\n${text}` : text;
   // Past the content limit, or without room for the photos: the day goes on in a continuation entry.
@@ -236,13 +264,15 @@ async function appendSegment(ctx: AppContext, trx: Db, day: DayAppend, entry: Jo
   // A sealed entry exists only beside its Vault (turning it off ends once none is left).
   if (!day.vault) throw new Error('A sealed entry without a vault');
   const segments = sealedSegmentsOf(entry.sealed!);
-  const length = sealedTextBound(segments) + 2 * segments.length + day.text.length;
-  if ((day.text && segments.length > 0 && length > ENTRY_CONTENT_MAX) || !(await photosAllFit(trx, day.userId, entry.id, photos))) {
+  const hasWords = day.box !== undefined || day.text !== '';
+  const length = sealedTextBound(segments) + 2 * segments.length + (day.box?.length ?? day.text.length);
+  if ((hasWords && segments.length > 0 && length > ENTRY_CONTENT_MAX) || !(await photosAllFit(trx, day.userId, entry.id, photos))) {
     return continueDay(ctx, trx, day, entry, splitForEntries(day.text));
   }
-  const after = day.text ? [...segments, await sealSegment(day.vault.public_key, { text: day.text, at: day.receivedAt.toISOString(), source: 'sms' })] : segments;
+  const segment = day.box ? day.box.box : day.text ? await sealSegment(day.vault.public_key, { text: day.text, at: day.receivedAt.toISOString(), source: 'sms' }) : undefined;
+  const after = segment ? [...segments, segment] : segments;
   const sealed = JSON.stringify(after);
-  await replaceSegments(trx, day.userId, entry.id, { sealed, word_count: Number(entry.word_count) + countWords(day.text), updated_at: day.now });
+  await replaceSegments(trx, day.userId, entry.id, { sealed, word_count: Number(entry.word_count) + (day.box?.words ?? countWords(day.text)), updated_at: day.now });
   return { entryId: entry.id, lengthBefore: segments.length, content: sealed, createdEntryIds: [], sealed: true, wordsBefore: Number(entry.word_count) };
 }
 
@@ -256,6 +286,7 @@ async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: Jou
   let createdAt = new Date(latest.created_at).getTime();
   // A Vault day goes on sealed, as a new entry would be; while it is turned off, sealed after a sealed part.
   const sealedTo = newEntriesSealedTo(day) ?? (latest.sealed !== null ? day.vault!.public_key : null);
+  // Sealed words are one segment, never split (the webhook's limit keeps them far below an entry's).
   const written: DayWritten = { entryId: latest.id, lengthBefore: 0, content: '', createdEntryIds: [], sealed: sealedTo !== null, wordsBefore: sealedTo ? 0 : null };
   for (const piece of pieces.length ? pieces : ['']) {
     part += 1;
@@ -269,7 +300,6 @@ async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: Jou
       source: 'sms',
       entry_date: day.entryDate,
       time_zone: day.timeZone,
-      word_count: countWords(piece),
       created_at: new Date(createdAt).toISOString(),
       updated_at: day.now,
       sms_part: part,

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context';
-import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { Db } from '../db/database';
 import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
+import { recordedBody } from './inbound';
 import { handleInboundText, type HandledText } from './inbound-rules';
 import type { Keyword } from './keywords';
 import { sendingStopped } from './sends-in-flight';
@@ -130,7 +130,7 @@ async function processClaimed(ctx: AppContext, row: SmsMessage): Promise<Process
       messageId: row.id,
       messageSid: row.provider_message_id ?? row.id,
       from: row.from_number,
-      body: ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row.body ?? ''),
+      ...recordedBody(ctx, row),
       media: parseMedia(row.media),
       receivedAt: new Date(row.created_at),
       providerKeyword: providerKeywordOfKind(row.kind),
@@ -187,7 +187,8 @@ async function markProcessed(ctx: AppContext, db: Db, id: string, outcome: Outco
       error_code: null,
       error_message: null,
       updated_at: ctx.clock.now().toISOString(),
-      ...(outcome.kind === 'journal' ? { body: null } : {}),
+      // Once in the journal, the text lives there alone: its words, and the links to its photos at the provider.
+      ...(outcome.kind === 'journal' ? { body: null, media: null } : {}),
     })
     .where('id', '=', id)
     .where('processed', '=', 0)

@@ -6,14 +6,15 @@ import type { Db } from '../db/database';
 import type { Profile } from '../db/tables';
 import { TEXTED_SIGN_IN_LINK_TTL_MINUTES } from '../auth/limits';
 import { addDays, localDate } from '../journal/dates';
-import { appendSmsToDayEntry, type SettleInJournal, type SmsMedia } from '../journal/sms-entries';
+import { appendSmsToDayEntry, type SealedWords, type SettleInJournal, type SmsMedia } from '../journal/sms-entries';
 import { celebrateMilestones } from '../milestones/service';
-import { runTextCommand } from './commands/handle';
+import { runTextCommand, type ReplyingCommand } from './commands/handle';
 import { parseTextCommand } from './commands/parse';
 import { keywordOf, type Keyword } from './keywords';
 import { enqueueSms } from './outbound';
 import { optOutNumber, setUserOptedOut } from './opt-out';
 import { smsTexts } from './texts';
+import { findProfile } from './repo';
 import { handleUnverifiedNumber } from './unverified-number';
 
 export interface ReceivedText {
@@ -22,6 +23,11 @@ export interface ReceivedText {
   messageSid: string;
   from: string;
   body: string;
+  /**
+   * A Vault user's journal words, sealed to the vault's public key by the webhook (inbound.ts): the
+   * body is then empty, and the text goes to this user's journal as the sealing read it.
+   */
+  sealed?: SealedWords & { userId: string };
   media: SmsMedia[];
   receivedAt: Date;
   /** Set when the provider classified the text as a keyword and already replied. */
@@ -38,6 +44,31 @@ export interface HandledText {
   entryDate?: string;
 }
 
+/** What a text from a number's verified owner says, read from its words alone. */
+export type ReadText =
+  | { kind: 'opt_out' }
+  | { kind: 'help' }
+  | { kind: 'opt_in' }
+  | { kind: 'command'; command: ReplyingCommand }
+  | { kind: 'journal'; text: string; yesterday: boolean };
+
+/**
+ * The one reading of a text, for the webhook (which seals a Vault user's journal words before
+ * anything is written) and for processing alike: keywords first, then commands, then journal words.
+ */
+export function readText(body: string, hasMedia: boolean, provider: Exclude<Keyword, 'yes'> | null, optedOut: boolean): ReadText {
+  const keyword = keywordOf(body);
+  if (keyword === 'opt_out' || provider === 'opt_out') return { kind: 'opt_out' };
+  if (keyword === 'help' || provider === 'help') return { kind: 'help' };
+  // YES from an opted-out user opts back in; otherwise it is journal text.
+  if (keyword === 'opt_in' || (provider === 'opt_in' && keyword !== 'yes') || (keyword === 'yes' && optedOut)) return { kind: 'opt_in' };
+  // Text commands (whole message; a photo with a caption stays a photo, except YESTERDAY: …).
+  const command = parseTextCommand(body);
+  if (command?.name === 'yesterday') return { kind: 'journal', text: command.text, yesterday: true };
+  if (command && !hasMedia) return { kind: 'command', command };
+  return { kind: 'journal', text: body, yesterday: false };
+}
+
 /**
  * The SMS rules (DESIGN 7): keywords first (the whole message, tolerant of case, punctuation, emoji
  * and courtesy, plus free-form revocations), then who is texting: only the account that verified the
@@ -45,11 +76,13 @@ export interface HandledText {
  * the outbound queue with a dedupe key, so processing the same text twice never sends twice.
  */
 export async function handleInboundText(ctx: AppContext, text: ReceivedText): Promise<HandledText> {
-  const keyword = keywordOf(text.body);
   const provider = text.providerKeyword;
+  const today = ctx.clock.now().toISOString().slice(0, 10);
+  if (text.sealed) return handleSealedText(ctx, text, text.sealed, today);
+  const keyword = keywordOf(text.body);
   const profile = await findPhoneHolder(ctx.db, text.from);
   const userId = profile?.id ?? null;
-  const today = ctx.clock.now().toISOString().slice(0, 10);
+  const read = readText(text.body, text.media.length > 0, provider, Boolean(profile?.is_opted_out));
 
   const reply = (kind: string, body: string, dedupeKey = `reply:${text.messageSid}`, expiresAt?: Date) =>
     enqueueSms(ctx, { userId, to: text.from, body, kind, dedupeKey, expiresAt });
@@ -58,32 +91,41 @@ export async function handleInboundText(ctx: AppContext, text: ReceivedText): Pr
     if (!provider) await reply(kind, body);
   };
 
-  if (keyword === 'opt_out' || provider === 'opt_out') {
+  if (read.kind === 'opt_out') {
     // One confirmation per opt-out (FCC 64.1200(a)(12)), not one per STOP.
     if (await optOutNumber(ctx, text.from)) await confirm('opt_out_confirmation', smsTexts.optedOut());
     return { kind: 'opt_out', userId };
   }
-  if (keyword === 'help' || provider === 'help') {
+  if (read.kind === 'help') {
     await confirm('help', smsTexts.help(ctx.config.publicUrl));
     return { kind: 'help', userId };
   }
   if (!profile) return handleUnverifiedNumber(ctx, text, keyword);
-  // YES from an opted-out user opts back in; otherwise it is journal text.
-  if (keyword === 'opt_in' || (provider === 'opt_in' && keyword !== 'yes') || (keyword === 'yes' && profile.is_opted_out)) {
+  if (read.kind === 'opt_in') {
     await setUserOptedOut(ctx, profile.id, false);
     await confirm('opt_in_confirmation', smsTexts.optedIn());
     return { kind: 'opt_in', userId };
   }
-  // Text commands (whole message; a photo with a caption stays a photo, except YESTERDAY: …).
-  const command = parseTextCommand(text.body);
-  if (command?.name === 'yesterday') return appendToYesterday(ctx, profile, text, command.text, today, reply);
-  if (command && text.media.length === 0) {
+  if (read.kind === 'command') {
+    const { command } = read;
     // LINK's reply is a sign-in link: once the link has expired (an outage held it), it is dropped, not sent.
     const linkLapses = command.name === 'link' ? new Date(ctx.clock.now().getTime() + TEXTED_SIGN_IN_LINK_TTL_MINUTES * 60_000) : undefined;
     await reply('command_reply', await runTextCommand(ctx, profile, command, text.messageId), undefined, linkLapses);
     return { kind: 'command', userId };
   }
+  if (read.yesterday) return appendToYesterday(ctx, profile, text, read.text, today, reply);
   return appendToJournal(ctx, profile, text, today);
+}
+
+/**
+ * A Vault user's words, sealed at arrival: they go to the journal of the user they were sealed for,
+ * on the day the webhook read (YESTERDAY: the day before), whoever holds the number by now.
+ */
+async function handleSealedText(ctx: AppContext, text: ReceivedText, sealed: SealedWords & { userId: string }, today: string): Promise<HandledText> {
+  const profile = await findProfile(ctx.db, sealed.userId);
+  if (!profile) return { kind: 'empty', userId: null }; // the account was deleted meanwhile, and its words with it
+  const entryDate = sealed.yesterday ? addDays(localDate(text.receivedAt, profile.timezone), -1) : undefined;
+  return appendToJournal(ctx, profile, text, today, entryDate, sealed.yesterday ? messages.textCommands.yesterdayAdded : undefined);
 }
 
 /** YESTERDAY: … goes into yesterday's entry (the local day before the text arrived), made if missing. */
@@ -104,7 +146,7 @@ async function appendToYesterday(
 }
 
 async function appendToJournal(ctx: AppContext, profile: Profile, text: ReceivedText, today: string, entryDate?: string, replyBody?: string): Promise<HandledText> {
-  if (!text.body.trim() && text.media.length === 0) return { kind: 'empty', userId: profile.id };
+  if (!text.sealed && !text.body.trim() && text.media.length === 0) return { kind: 'empty', userId: profile.id };
   const access = await getAccessStatus(ctx, profile.id);
   // The texts a journaled text brings are queued in the entry's own transaction: a crash leaves the
   // entry and its texts, or neither (and the text is processed again). Each has its dedupe key.
@@ -125,6 +167,7 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     userId: profile.id,
     messageId: text.messageId,
     text: text.body,
+    sealed: text.sealed,
     receivedAt: text.receivedAt,
     entryDate,
     media: text.media,

@@ -3,6 +3,7 @@ import { vaultMessages } from '../../shared/vault-messages';
 import type { AppContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { changeJournal } from '../journal/changes';
+import { sealedTextsWaiting } from '../sms/inbound';
 import { presentVault } from './present';
 import * as repo from './repo';
 
@@ -71,6 +72,8 @@ export async function finishTurningOff(ctx: AppContext, userId: string): Promise
     if (vault.state !== 'unsealing') throw conflict(errors.notTurningOff);
     const { sealed } = await repo.entryCounts(trx, userId);
     if (sealed > 0) throw conflict(errors.stillSealed(sealed));
+    // A text sealed on arrival joins the journal sealed; the browser must still open it.
+    if (await sealedTextsWaiting(trx, userId)) throw conflict(errors.textsWaiting);
     await repo.dropSealedBodies(trx, userId);
     await repo.deleteVault(trx, userId);
     return { entryId: '' };

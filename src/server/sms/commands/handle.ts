@@ -11,7 +11,7 @@ import { clockTime, isPaused, localDateTime, pauseTexts, resumeTexts } from './p
 const t = messages.textCommands;
 
 /** A command other than YESTERDAY (which journals, so inbound-rules handles it). */
-type ReplyingCommand = Exclude<TextCommand, { name: 'yesterday' }>;
+export type ReplyingCommand = Exclude<TextCommand, { name: 'yesterday' }>;
 
 /**
  * Carries out a text command for a verified user and returns the short confirmation to text back.
