@@ -24,6 +24,7 @@ export const vaultMessages = {
     sealedPhotoInvalid: 'A sealed photo must come with its sealed thumbnail, its sealed name and its type.',
     turningOff: 'Your vault is being turned off. Try again when it is done.',
     importUnderWay: 'An import into your journal is under way. Turn the vault on once it is done.',
+    importVaultOn: 'Your vault was turned on during this import, so the server stopped writing it. What came in before stays; import the file again in Settings, where it is read and sealed in your browser.',
     browserOnly: 'Your vault is on: your journal can only be exported or imported in your browser, where it is unlocked.',
   },
 

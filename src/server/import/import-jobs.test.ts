@@ -12,6 +12,9 @@ import { buildTestApp, type TestApp } from '../test/app';
 import { claimNextJob, insertJob, saveProgress } from './jobs-repo';
 import { importsSettled, IMPORTS_PER_INSTANCE, runImports, STALE_CLAIM_MS } from './runner';
 import { storePart } from './stored-upload';
+import { vaultMessages } from '../../shared/vault-messages';
+import { browserKeys } from '../vault/test-support';
+import { databaseCanRead } from '../vault/zero-access';
 import { brisbaneTrip, importFile, importStatus, postImport } from './test-support';
 
 /** A jrnl journal of `days` entries, one a day from 2010. */
@@ -52,7 +55,27 @@ describe('imports as jobs', () => {
     ]);
     expect(progress.every((e) => e.import_id === result.id && e.total === 250)).toBe(true);
     expect(Object.keys(progress[0]!).sort()).toEqual(['import_id', 'imported', 'photos_imported', 'photos_skipped', 'skipped', 'status', 'total', 'type']);
-    expect(heard.at(-1)).toEqual({ type: 'entries.changed' });
+    // Each chunk's entries change together: the pages hear of them once a chunk.
+    expect(heard.filter((e) => e.type === 'entries.changed')).toHaveLength(3);
+  });
+
+  it('writes nothing readable into a journal whose vault was turned on after the upload was let in', async () => {
+    const user = await journalUser(t);
+    const now = t.clock.now().toISOString();
+    const id = newId();
+    const salt = (await t.app.ctx.db.selectFrom('profiles').select('key_salt').where('id', '=', user.id).executeTakeFirstOrThrow()).key_salt;
+    // The upload passed the route's vault check and was stored; the vault was turned on meanwhile.
+    await storePart(t.app.ctx, { userId: user.id, importId: id, salt }, 0, Buffer.from('[2024-03-01 09:00] Called mom about the Zanzibar trip.'));
+    await insertJob(t.app.ctx.db, { id, user_id: user.id, status: 'queued', file_bytes: 55, file_parts: 1, created_at: now, updated_at: now });
+    await t.app.ctx.db
+      .insertInto('vaults')
+      .values({ user_id: user.id, public_key: (await browserKeys()).publicKey, wrapped_keys: '{}', state: 'on', created_at: now, updated_at: now })
+      .execute();
+    await runImports(t.app.ctx);
+    await importsSettled(t.app.ctx);
+    expect(await importStatus(t, user.headers, id)).toMatchObject({ status: 'failed', imported: 0, error: vaultMessages.errors.importVaultOn });
+    expect(await t.app.ctx.db.selectFrom('journal_entries').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await databaseCanRead(t.app.ctx, user.id, 'Zanzibar')).toBe(false);
   });
 
   it('runs one import at a time for a user: a second upload meanwhile is refused with 409', async () => {

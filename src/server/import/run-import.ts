@@ -48,7 +48,6 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
     smsDays: new Map(),
   };
   const progress = (status: ImportJob['status'], total: number) => publishProgress(ctx, job.user_id, { id: job.id, status, total, ...state });
-  let changed = false;
   try {
     const { format, total } = await reader.opened();
     if (!(await saveProgress(ctx.db, job, { format, total }, now()))) throw new ClaimLost();
@@ -58,9 +57,6 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
       const batch = await reader.next();
       if (batch.entries.length) {
         state = await writeChunk({ ctx, job, owner: { userId: job.user_id, salt: owner.salt }, reader }, batch.entries, state);
-        changed ||= state.imported > job.imported || state.photos_imported > job.photos_imported;
-        // Many entries changed at once: the in-memory copy reloads on the next read.
-        ctx.journalCache.forget(job.user_id);
         progress('running', total);
       }
       if (batch.done) break;
@@ -83,7 +79,6 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
   } finally {
     clearInterval(heartbeat);
     await reader.close();
-    if (changed) ctx.events.publish(job.user_id, { type: 'entries.changed' });
   }
 }
 

@@ -6,7 +6,10 @@ import type { AppContext } from '../context';
 import type { JournalEntriesTable, JournalImportsTable, JournalPhotoRow } from '../db/tables';
 import { newId } from '../ids';
 import { sealEntryText } from '../journal/entry-cipher';
-import { bumpRevision } from '../journal/repo';
+import { changeJournal } from '../journal/changes';
+import { conflict } from '../errors';
+import { vaultMessages } from '../../shared/vault-messages';
+import { findVault } from '../vault/repo';
 import { insertPhotos } from '../photos/repo';
 import { writingPhotoFiles } from '../photos/service';
 import { saveProgress, type ImportJob } from './jobs-repo';
@@ -147,9 +150,12 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
         state.photos_imported += 1;
       }
     }
-    await ctx.db.transaction().execute(async (trx) => {
-      // First: on PostgreSQL this user's writers now take turns.
-      if (entryRows.length || photoRows.length) await bumpRevision(trx, userId);
+    const touched = [...new Set([...entryRows.map((row) => row.id), ...photoRows.map((row) => row.entry_id)])];
+    await changeJournal(ctx, userId, async (trx) => {
+      // Read in the chunk's own transaction: a vault turned on during the import stops it here, so
+      // no readable entry lands in a vault journal (the browser reads and seals a Vault user's import).
+      const vault = await findVault(trx, userId);
+      if (vault && vault.state !== 'unsealing' && touched.length) throw conflict(vaultMessages.errors.importVaultOn);
       await repo.insertEntries(trx, entryRows);
       await insertPhotos(trx, photoRows);
       await repo.recordImports(trx, importRows);
@@ -162,6 +168,7 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
         reasons: state.tally.seal(ctx, userId, owner.salt),
       };
       if (!(await saveProgress(trx, w.job, progress, now))) throw new ClaimLost('The import was taken over');
+      return { entryId: touched[0] ?? '', changedEntryIds: touched };
     });
   });
   return state;

@@ -27,6 +27,9 @@ interface ChangeOptions {
   basedOn?: { entryId: string; version: number };
 }
 
+/** Past this many entries in one change, the journal in memory is read again whole, and pages get one event. */
+const ENTRIES_READ_AGAIN = 10;
+
 /** Thrown inside the transaction, so it rolls back; answered as ENTRY_CHANGED with the entry as it is now. */
 class StaleSave extends Error {}
 
@@ -66,6 +69,13 @@ export async function changeJournal<T extends JournalChange>(
     throw new AppError('ENTRY_CHANGED', messages.entries.entryChanged, undefined, { entry: presentEntry(ctx, current) });
   }
   const { result, revision, touched } = done;
+  // A chunk of an import touches many entries: the journal in memory reloads on its next read, and
+  // the open pages hear of it once.
+  if (touched.length > ENTRIES_READ_AGAIN) {
+    ctx.journalCache.forget(userId);
+    ctx.events.publish(userId, { type: 'entries.changed' });
+    return result;
+  }
   await ctx.journalCache.entriesChanged(userId, revision, touched);
   for (const entryId of touched) ctx.events.publish(userId, { type: 'entries.changed', entryId });
   return result;
