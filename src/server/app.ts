@@ -17,6 +17,7 @@ import { createPgEventBus } from './events/pg-bus';
 import { eventRoutes } from './events/routes';
 import { exportRoutes } from './export/routes';
 import { registerErrorHandler } from './http/error-handler';
+import { registerRefusedUploads } from './http/refused-uploads';
 import { registerNoStoreForApi } from './http/no-store';
 import { validatorCompiler } from './http/validate';
 import { importRoutes, importStatusRoutes } from './import/routes';
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(formbody);
   await registerCompression(app);
   registerErrorHandler(app);
+  registerRefusedUploads(app);
   registerNoStoreForApi(app);
   registerMetrics(app);
 
