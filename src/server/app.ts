@@ -29,7 +29,7 @@ import { onThisDayRoutes } from './on-this-day/routes';
 import { mediaRoutes } from './photos/media-routes';
 import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
-import { socketTimeouts } from './security/socket-timeouts';
+import { capConnections, registerBodyProgressTimeout, socketTimeouts } from './security/socket-timeouts';
 import { smsWebhookRoutes } from './sms/routes';
 import { vaultRoutes } from './vault/routes';
 import { webRoutes } from './web';
@@ -77,6 +77,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   registerSecurityHeaders(app);
+  capConnections(app, config.maxConnections);
+  registerBodyProgressTimeout(app);
   await app.register(formbody);
   await registerCompression(app);
   registerErrorHandler(app);

@@ -2,11 +2,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages';
 import { currentUser, requireUser } from '../auth/authenticate';
 import { hasLiveSession } from '../auth/token-repo';
-import { unauthorized } from '../errors';
+import { rateLimited, unauthorized } from '../errors';
+import { hit, rateLimitKey, type RateLimit } from '../rate-limit';
 import type { UserEvent } from '../events';
 import { OpenStreams, type OpenStream } from './open-streams';
 import { HEARTBEAT_MS, pipeUserEvents } from './stream';
 import { issueStreamTicket, redeemStreamTicket, type StreamHolder } from './tickets';
+
+/**
+ * Stream tickets a user may take: a page asks for one when it opens its stream and again at most
+ * every 5 s while it cannot, a few tabs at once stay well within it.
+ */
+const STREAM_TICKETS_PER_USER: RateLimit = { limit: 30, windowMs: 60_000 };
 
 /** Whose stream this is: from a single-use `?ticket=`, or a bearer header (clients that can send one). */
 async function streamHolder(request: FastifyRequest, reply: FastifyReply): Promise<StreamHolder> {
@@ -34,6 +41,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/ticket', { preHandler: requireUser }, async (request) => {
     const user = currentUser(request);
+    if (!(await hit(ctx, rateLimitKey('stream-ticket', user.id), STREAM_TICKETS_PER_USER))) throw rateLimited(messages.generic.rateLimited);
     return { ticket: await issueStreamTicket(ctx, { userId: user.id, sessionFamily: user.sessionFamily }) };
   });
 
