@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../context';
 import { randomToken, safeEqual } from '../crypto/tokens';
+import { cookieValue, privateCookie } from '../http/cookies';
 
 /**
  * Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"): a browser that
@@ -19,18 +20,12 @@ const signatureOf = (ctx: AppContext, userId: string, nonce: string) =>
 /** The Set-Cookie header for a device that has just signed in to the account. */
 export function deviceCookieFor(ctx: AppContext, userId: string): string {
   const nonce = randomToken();
-  const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
   const value = `${userId}.${nonce}.${signatureOf(ctx, userId, nonce)}`;
-  return `${DEVICE_COOKIE}=${value}; Path=${DEVICE_COOKIE_PATH}; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Strict${secure}`;
+  return privateCookie(DEVICE_COOKIE, value, { path: DEVICE_COOKIE_PATH, maxAgeSeconds: DEVICE_COOKIE_MAX_AGE_S, publicUrl: ctx.config.publicUrl });
 }
 
 /** The device's own name (its cookie's nonce) when the request's Cookie header holds a good device cookie for this account; else null. */
 export function knownDevice(ctx: AppContext, cookieHeader: string | undefined, userId: string): string | null {
-  for (const pair of (cookieHeader ?? '').split(';')) {
-    const [name, value] = pair.trim().split('=', 2);
-    if (name !== DEVICE_COOKIE || !value) continue;
-    const [owner, nonce, signature] = value.split('.');
-    if (owner === userId && nonce && signature && safeEqual(signature, signatureOf(ctx, userId, nonce))) return nonce;
-  }
-  return null;
+  const [owner, nonce, signature] = (cookieValue(cookieHeader, DEVICE_COOKIE) ?? '').split('.');
+  return owner === userId && nonce && signature && safeEqual(signature, signatureOf(ctx, userId, nonce)) ? nonce : null;
 }
