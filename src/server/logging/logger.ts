@@ -58,6 +58,9 @@ export function createLogger(settings: LoggerSettings, destination?: Destination
       transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     });
   }
+  // Anything else that writes to standard output (a dependency's warning) must not end the process
+  // on a failed write either.
+  if (!process.stdout.listeners('error').includes(ignoreWriteError)) process.stdout.on('error', ignoreWriteError);
   return pino(options, standardOutput);
 }
 
@@ -65,6 +68,10 @@ let droppedLines = 0;
 
 /** Log lines this process could not write (a full disk, a reader that has gone), for GET /metrics. */
 export const droppedLogLines = (): number => droppedLines;
+
+function ignoreWriteError(): void {
+  droppedLines += 1;
+}
 
 /** How long one line waits, at most, for a log reader that is slow to take it (a full pipe). */
 const SLOW_READER_WAIT_MS = 100;
