@@ -135,3 +135,19 @@ test('entries imported from earlier years show up On This Day above the journal,
   await expect(dialog).toBeHidden();
   await expect(items.first()).toBeFocused();
 });
+
+test('a 19 MB file that is no journal is refused at once, and the next import goes ahead', async ({ page, request }) => {
+  await signUpVerified(page, request);
+  const card = await openImport(page);
+  // A picture picked by mistake (within the 20 MB the page lets through): its first bytes say so,
+  // and the rest need never be sent.
+  const picture = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), randomBytes(19 * 1024 * 1024)]);
+  await card.getByLabel('Journal file').setInputFiles({ name: 'holiday.png', mimeType: 'image/png', buffer: picture });
+  await card.getByRole('button', { name: 'Import', exact: true }).click();
+  // Before, the answer came only when the server's minute-long connection timeout cut the upload (66 s).
+  await expect(card.getByRole('alert')).toContainText('This file is not a journal we can import.', { timeout: 10_000 });
+
+  await card.getByLabel('Journal file').setInputFiles({ name: 'journal.txt', mimeType: 'text/plain', buffer: longJrnl(3) });
+  await card.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(card.getByRole('status')).toContainText('Imported 3 of 3 entries', { timeout: 30_000 });
+});

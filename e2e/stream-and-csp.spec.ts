@@ -51,3 +51,62 @@ test('the open journal hears a text through a stream ticket, with no token in an
   expect(addresses.some((url) => url.endsWith('/api/events/ticket'))).toBe(true);
   expect(violations).toEqual([]);
 });
+
+test("Chromium's own EventSource reconnects after the stream drops, with its used ticket, and misses no event", async ({ page, request }) => {
+  // The page's streams stay Chromium's own; this only notes the journal events each one hears, with their ids.
+  await page.addInitScript(() => {
+    const heard: Array<{ id: string; data: string }> = [];
+    (window as unknown as { heardEvents: typeof heard }).heardEvents = heard;
+    const Native = window.EventSource;
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        this.addEventListener('entries.changed', (event) => heard.push({ id: (event as MessageEvent).lastEventId, data: (event as MessageEvent<string>).data }));
+      }
+    };
+  });
+  const heardEvents = () => page.evaluate(() => (window as unknown as { heardEvents: Array<{ id: string; data: string }> }).heardEvents);
+  const streams: Array<{ url: string; cookie: boolean }> = [];
+  const tickets: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/events/ticket')) tickets.push(r.url());
+  });
+  let dropped = false;
+  await page.route('**/api/events?ticket=*', async (route) => {
+    const headers = await route.request().allHeaders();
+    streams.push({ url: route.request().url(), cookie: /(^|;\s*)jotline_stream=/.test(headers.cookie ?? '') });
+    if (dropped) return route.continue();
+    dropped = true;
+    // The first stream is read from the server until it is connected, then cut off, as a proxy
+    // restarting would; the browser gets what came until then and the end of the stream.
+    const abort = new AbortController();
+    const res = await fetch(route.request().url(), { headers: { cookie: headers.cookie ?? '' }, signal: abort.signal });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('event: connected')) text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    await route.fulfill({ status: res.status, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, body: text });
+  });
+
+  const account = await signUpVerified(page, request);
+  await expect.poll(() => streams.length).toBe(1);
+  // While the browser waits to reconnect (the stream's retry: 5 s), a text is journaled.
+  const texted = await request.post('/api/dev/phone/send', { data: { from: account.phone, body: 'Heard after the drop: the creek froze.' } });
+  expect(texted.ok()).toBeTruthy();
+
+  await expect.poll(() => streams.length, { timeout: 15_000 }).toBe(2);
+  await expect(page.getByRole('article').first()).toContainText('Heard after the drop: the creek froze.');
+  // The browser came back by itself: the same, used ticket, with the stream cookie; no new ticket was asked for.
+  expect(streams[1]).toEqual({ url: streams[0]!.url, cookie: true });
+  expect(tickets).toHaveLength(1);
+  // The text's change reached the page on the stream (replayed from Last-Event-ID, or live), once.
+  await expect.poll(async () => (await heardEvents()).length).toBeGreaterThanOrEqual(1);
+
+  // And it stays connected: the next text is heard live, after it.
+  await request.post('/api/dev/phone/send', { data: { from: account.phone, body: 'Heard live again: ice on the window.' } });
+  await expect(page.getByRole('article').first()).toContainText('Heard live again: ice on the window.');
+  await expect.poll(async () => (await heardEvents()).length).toBeGreaterThanOrEqual(2);
+  const ids = (await heardEvents()).map((event) => event.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids.every((id) => /^[\w-]+:\d+$/.test(id))).toBe(true);
+});

@@ -17,6 +17,7 @@ import { createPgEventBus } from './events/pg-bus';
 import { eventRoutes } from './events/routes';
 import { exportRoutes } from './export/routes';
 import { registerErrorHandler } from './http/error-handler';
+import { registerRefusedUploads } from './http/refused-uploads';
 import { registerNoStoreForApi } from './http/no-store';
 import { validatorCompiler } from './http/validate';
 import { importRoutes, importStatusRoutes } from './import/routes';
@@ -28,7 +29,7 @@ import { onThisDayRoutes } from './on-this-day/routes';
 import { mediaRoutes } from './photos/media-routes';
 import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
-import { socketTimeouts } from './security/socket-timeouts';
+import { capConnections, registerBodyProgressTimeout, socketTimeouts } from './security/socket-timeouts';
 import { smsWebhookRoutes } from './sms/routes';
 import { vaultRoutes } from './vault/routes';
 import { webRoutes } from './web';
@@ -76,9 +77,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   registerSecurityHeaders(app);
+  capConnections(app, config.maxConnections);
+  registerBodyProgressTimeout(app);
   await app.register(formbody);
   await registerCompression(app);
   registerErrorHandler(app);
+  registerRefusedUploads(app);
   registerNoStoreForApi(app);
   registerMetrics(app);
 

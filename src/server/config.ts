@@ -73,6 +73,11 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (openssl rand -hex 24)').optional(),
   /** Run the background scheduler (outbound sender, sweeps, reminders) in this process. */
   JOBS: z.enum(['on', 'off']).default('on'),
+  /**
+   * Open connections one instance accepts (event streams and idle keep-alive sockets included);
+   * more are closed as they arrive. Sized in the README.
+   */
+  MAX_CONNECTIONS: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
   /** Memory for decrypted journals held for search, per instance, in megabytes. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
 });
@@ -151,6 +156,7 @@ function toConfig(e: z.infer<typeof envSchema>) {
     metricsToken: e.METRICS_TOKEN,
     jobs: e.JOBS === 'on',
     searchCacheBytes: e.SEARCH_CACHE_MB * 1024 * 1024,
+    maxConnections: e.MAX_CONNECTIONS,
     journalNumber: e.JOURNAL_NUMBER,
     verificationTextsPerHour: e.SMS_VERIFICATION_HOURLY_MAX,
     sms:

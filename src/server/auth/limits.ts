@@ -20,19 +20,27 @@ export const AUTH_LIMITS = {
   signUpsPerPhone: { limit: SIGN_UPS_PER_WINDOW, windowMs: RATE_WINDOW_MS },
   signUpsPerEmail: { limit: SIGN_UPS_PER_WINDOW, windowMs: RATE_WINDOW_MS },
   signUpsPerIp: { limit: 60, windowMs: RATE_WINDOW_MS },
+  // Answers that say an account exists ("Account exists", a taken phone) send no text, so nothing
+  // else slows them: at most 10 an hour per client address, so probing who is registered is as
+  // slow as guessing passwords.
+  signUpsRevealingPerIp: { limit: 10, windowMs: 60 * 60 * 1000 },
   // Failed sign-ins are counted per account and client address, so guessing from one place stops
   // while the owner's own browser still gets in; the per-account ceiling stops guessing spread over
   // many addresses. A texted sign-in link or a password reset always gets the owner in.
   signInFailuresPerEmail: { limit: SIGN_IN_FAILURES_PER_WINDOW, windowMs: RATE_WINDOW_MS },
   signInFailuresPerAccount: { limit: 50, windowMs: RATE_WINDOW_MS },
   signInFailuresPerIp: { limit: 50, windowMs: RATE_WINDOW_MS },
+  // A device that has signed in to the account before (device-cookies.ts) is counted on its own,
+  // and none of the limits above apply to it.
+  signInFailuresPerDevice: { limit: SIGN_IN_FAILURES_PER_WINDOW, windowMs: RATE_WINDOW_MS },
   recoveriesPerEmail: { limit: 3, windowMs: RATE_WINDOW_MS },
   recoveriesPerIp: { limit: 20, windowMs: RATE_WINDOW_MS },
   signInLinksPerPhone: { limit: 3, windowMs: RATE_WINDOW_MS },
   signInLinksPerIp: { limit: 20, windowMs: RATE_WINDOW_MS },
 } satisfies Record<string, RateLimit>;
 
-/** Where a request came from (the proxy-aware client address). */
+/** Where a request came from: the proxy-aware client address, and the Cookie header (a device cookie). */
 export interface Client {
   ip: string;
+  cookies?: string;
 }

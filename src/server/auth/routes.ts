@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   logoutSchema,
@@ -13,6 +13,7 @@ import {
 import { signInLinkRequestSchema, type SignInLinkResult } from '../../shared/sign-in-by-text';
 import { changePassword, getAccount, signOut } from './account';
 import { currentUser, requireUser } from './authenticate';
+import { deviceCookieFor } from './device-cookies';
 import type { Client } from './limits';
 import { checkPhoneVerification } from './phone-verification';
 import { presentSession, presentUser } from './present';
@@ -20,10 +21,10 @@ import { requestRecovery, verifyRecovery } from './recovery';
 import { signInWithLink, signInWithPassword } from './sign-in';
 import { textSignInLink } from './sign-in-by-text';
 import { signUp } from './sign-up';
-import { refreshSession } from './sessions';
+import { refreshSession, type SessionGrant } from './sessions';
 import { verificationEventRoutes } from './verification-events';
 
-const clientOf = (request: FastifyRequest): Client => ({ ip: request.ip });
+const clientOf = (request: FastifyRequest): Client => ({ ip: request.ip, cookies: request.headers.cookie });
 
 /** /api/auth: sign-up, phone verification, sessions, recovery, the signed-in user. */
 export async function authRoutes(plain: FastifyInstance): Promise<void> {
@@ -41,15 +42,21 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
 
   await app.register(verificationEventRoutes);
 
-  app.post('/token', { schema: { body: tokenRequestSchema } }, async (request) => {
+  // A browser that signs in becomes a known device of the account (device-cookies.ts).
+  const asKnownDevice = (reply: FastifyReply, session: SessionGrant) => {
+    reply.header('set-cookie', deviceCookieFor(ctx, session.account.id));
+    return presentSession(session);
+  };
+
+  app.post('/token', { schema: { body: tokenRequestSchema } }, async (request, reply) => {
     const grant = request.body;
     switch (grant.grant_type) {
       case 'password':
-        return presentSession(await signInWithPassword(ctx, grant, clientOf(request)));
+        return asKnownDevice(reply, await signInWithPassword(ctx, grant, clientOf(request)));
       case 'refresh_token':
         return presentSession(await refreshSession(ctx, grant.refresh_token, clientOf(request)));
       case 'link':
-        return presentSession(await signInWithLink(ctx, grant.token));
+        return asKnownDevice(reply, await signInWithLink(ctx, grant.token));
     }
   });
 
@@ -63,8 +70,8 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
     return {};
   });
 
-  app.post('/verify', { schema: { body: verifyRecoverySchema } }, async (request) => {
-    return presentSession(await verifyRecovery(ctx, request.body));
+  app.post('/verify', { schema: { body: verifyRecoverySchema } }, async (request, reply) => {
+    return asKnownDevice(reply, await verifyRecovery(ctx, request.body));
   });
 
   await app.register(async (plainSignedIn) => {

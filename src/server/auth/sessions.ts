@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { REFRESH_TOKEN_TTL_DAYS } from '../../shared/limits';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
@@ -10,6 +11,12 @@ import { signAccessToken } from './access-token';
 import type { Client } from './limits';
 import { findAccount, type Account } from './repo';
 import { findRefreshToken, insertRefreshToken, markRefreshTokenRotated, revokeFamily } from './token-repo';
+
+/**
+ * How long a refresh token already traded still gets the same new pair (two tabs waking together,
+ * a retry after a lost answer) before presenting it again counts as reuse.
+ */
+export const REFRESH_REUSE_INTERVAL_MS = 10_000;
 
 /** A signed-in session before presentation. */
 export interface SessionGrant {
@@ -25,11 +32,16 @@ export interface SessionGrant {
  * Issues an access token and a refresh token in `familyId` (a new family for a fresh sign-in).
  * Every refresh token descended from one sign-in shares the family, so reuse can revoke them all.
  */
-export async function startSession(ctx: AppContext, db: Db, userId: string, familyId: string = newId()): Promise<SessionGrant> {
+export async function startSession(
+  ctx: AppContext,
+  db: Db,
+  userId: string,
+  familyId: string = newId(),
+  refreshToken: string = randomToken(),
+): Promise<SessionGrant> {
   const now = ctx.clock.now();
   const account = await findAccount(db, userId);
   if (!account) throw unauthorized(messages.auth.sessionExpired);
-  const refreshToken = randomToken();
   await insertRefreshToken(db, {
     id: newId(),
     userId,
@@ -43,8 +55,28 @@ export async function startSession(ctx: AppContext, db: Db, userId: string, fami
 }
 
 /**
- * Trades a refresh token for a new session in the same family. A token presented twice means it
- * leaked (or a client misbehaves): the whole family is revoked and the caller must sign in again.
+ * The refresh token that follows `raw` when it is traded: keyed by the server, so only the server
+ * can tell it from the old one, and the same for every request that trades `raw`.
+ */
+const successorOf = (ctx: AppContext, raw: string) => createHmac('sha256', ctx.keys.links).update(`refresh-successor:${raw}`).digest('base64url');
+
+/** The pair a token traded within the reuse interval got, with a fresh access token; undefined past it or once signed out. */
+async function sameNewPair(ctx: AppContext, raw: string, rotatedAt: string | null): Promise<SessionGrant | undefined> {
+  const now = ctx.clock.now();
+  if (!rotatedAt || now.getTime() - Date.parse(rotatedAt) >= REFRESH_REUSE_INTERVAL_MS) return undefined;
+  const refreshToken = successorOf(ctx, raw);
+  const successor = await findRefreshToken(ctx.db, hashToken(refreshToken));
+  if (!successor || successor.revoked_at) return undefined;
+  const account = await findAccount(ctx.db, successor.user_id);
+  if (!account) return undefined;
+  const { token, expiresAt } = await signAccessToken(ctx.keys.accessToken, { userId: successor.user_id, sessionFamily: successor.family_id }, now);
+  return { accessToken: token, issuedAt: Math.floor(now.getTime() / 1000), expiresAt, refreshToken, account };
+}
+
+/**
+ * Trades a refresh token for a new session in the same family. The same token presented again
+ * within REFRESH_REUSE_INTERVAL_MS gets the same new refresh token; later it means the token leaked
+ * (or a client misbehaves): the whole family is revoked and the caller must sign in again.
  */
 export async function refreshSession(ctx: AppContext, raw: string, client: Client): Promise<SessionGrant> {
   const now = ctx.clock.now().toISOString();
@@ -64,13 +96,22 @@ export async function refreshSession(ctx: AppContext, raw: string, client: Clien
     return unauthorized(messages.auth.invalidRefreshToken);
   };
   if (token.revoked_at) throw unauthorized(messages.auth.invalidRefreshToken);
-  if (token.rotated_at) throw await refuseReuse();
+  if (token.rotated_at) {
+    const same = await sameNewPair(ctx, raw, token.rotated_at);
+    if (same) return same;
+    throw await refuseReuse();
+  }
   if (token.expires_at <= now) throw unauthorized(messages.auth.sessionExpired);
   const grant = await ctx.db.transaction().execute(async (trx) => {
     if (!(await markRefreshTokenRotated(trx, token.id, now))) return undefined;
-    return startSession(ctx, trx, token.user_id, token.family_id);
+    return startSession(ctx, trx, token.user_id, token.family_id, successorOf(ctx, raw));
   });
-  // Another request rotated it between our read and our update: the same token was used twice.
-  if (!grant) throw await refuseReuse();
-  return grant;
+  if (grant) return grant;
+  // Another request traded it between our read and our update (two tabs at once): the same pair.
+  const traded = await findRefreshToken(ctx.db, hashToken(raw));
+  if (traded && !traded.revoked_at) {
+    const same = await sameNewPair(ctx, raw, traded.rotated_at);
+    if (same) return same;
+  }
+  throw await refuseReuse();
 }

@@ -119,4 +119,67 @@ describe('sign-in limits under bursts, and the owner never locked out', () => {
     await failFrom(ip, user, 5);
     expect((await signInFrom(ip, user.email, user.password)).status).toBe(429);
   });
+
+  describe('device cookies: a browser that signed in before is counted on its own', () => {
+    const signInWith = (ip: string, cookie: string | undefined, email: string, password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        remoteAddress: ip,
+        headers: cookie ? { cookie } : {},
+        payload: { grant_type: 'password', email, password },
+      });
+    /** The device cookie a successful sign-in sets, as the browser sends it back. */
+    const deviceCookieOf = (res: { headers: Record<string, unknown> }) => {
+      const header = String(res.headers['set-cookie'] ?? '');
+      expect(header).toMatch(/^jotline_device=[^;]+; Path=\/api\/auth\/token; Max-Age=\d+; HttpOnly; SameSite=Strict/);
+      return header.split(';')[0]!;
+    };
+
+    it('lets the owner sign in throughout a guessing run from 50 addresses, from home and from a new address', async () => {
+      const user = await buildUser(t);
+      const home = uniqueIp();
+      const first = await signInWith(home, undefined, user.email, user.password);
+      expect(first.statusCode).toBe(200);
+      let cookie = deviceCookieOf(first);
+
+      for (let address = 0; address < 50; address++) {
+        const guesser = uniqueIp();
+        for (let guess = 0; guess < 5; guess++) expect([400, 429]).toContain((await signInFrom(guesser, user.email, `Wrong-${guess}-x`)).status);
+        if (address % 5 === 4) {
+          const owner = await signInWith(address % 10 === 4 ? home : uniqueIp(), cookie, user.email, user.password);
+          expect(owner.statusCode, `after ${address + 1} addresses`).toBe(200);
+          cookie = deviceCookieOf(owner);
+        }
+      }
+      // The guessing still got nowhere: the account's limit held for every unknown device.
+      expect(await passwordChecks({ email: user.email })).toBe(50);
+      expect((await signInFrom(uniqueIp(), user.email, user.password)).status).toBe(429);
+      expect((await signInWith(home, undefined, user.email, user.password)).statusCode).toBe(429);
+    });
+
+    it('counts a known device’s own wrong passwords, 5 in 15 minutes, without touching other devices', async () => {
+      const user = await buildUser(t);
+      const ip = uniqueIp();
+      const cookie = deviceCookieOf(await signInWith(ip, undefined, user.email, user.password));
+      for (let i = 0; i < 5; i++) expect((await signInWith(ip, cookie, user.email, `Wrong-${i}-x`)).statusCode).toBe(400);
+      const locked = await signInWith(ip, cookie, user.email, user.password);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ error: { code: 'RATE_LIMITED', message: messages.signIn.rateLimited } });
+      expect((await signInWith(uniqueIp(), undefined, user.email, user.password)).statusCode).toBe(200);
+      t.clock.advance(15 * MINUTE + 1);
+      expect((await signInWith(ip, cookie, user.email, user.password)).statusCode).toBe(200);
+    });
+
+    it('treats another account’s cookie, or one with a forged signature, as an unknown device', async () => {
+      const user = await buildUser(t);
+      const other = await buildUser(t);
+      const otherCookie = deviceCookieOf(await signInWith(uniqueIp(), undefined, other.email, other.password));
+      const [, , signature] = otherCookie.split('=')[1]!.split('.');
+      const forged = `jotline_device=${user.id}.made-up-nonce.${signature}`;
+      for (let i = 0; i < 10; i++) await failFrom(uniqueIp(), user, 5);
+      expect((await signInWith(uniqueIp(), otherCookie, user.email, user.password)).statusCode).toBe(429);
+      expect((await signInWith(uniqueIp(), forged, user.email, user.password)).statusCode).toBe(429);
+    });
+  });
 });

@@ -5,6 +5,7 @@ import { invalidCredentials, invalidToken, rateLimited } from '../errors';
 import { parseInput } from '../http/validate';
 import { recordSecurityEvent } from '../security/events';
 import { refuseSuspiciousInput } from '../security/suspicious-input';
+import { knownDevice } from './device-cookies';
 import type { Client } from './limits';
 import { consumeOneTimeToken } from './one-time-tokens';
 import { verifyPassword } from './passwords';
@@ -25,7 +26,8 @@ export async function signInWithPassword(ctx: AppContext, grant: PasswordGrant, 
   await refuseSuspiciousInput(ctx, { email: grant.email }, { message: messages.signIn.suspiciousInput, action: 'signin', identifier: grant.email, ip: client.ip });
   const { email, password } = parseInput(signInSchema, grant);
   const user = await findUserByEmail(ctx.db, email);
-  const reservation = await reserveSignInAttempt(ctx, email, user?.id, client);
+  const device = user ? knownDevice(ctx, client.cookies, user.id) : null;
+  const reservation = await reserveSignInAttempt(ctx, email, user?.id, client, device);
   if (!reservation) {
     await recordSecurityEvent(ctx, { event_type: 'login_rate_limited', identifier: email, severity: 'medium', user_id: user?.id ?? null, ip: client.ip });
     throw rateLimited(messages.signIn.rateLimited);
@@ -43,7 +45,7 @@ export async function signInWithPassword(ctx: AppContext, grant: PasswordGrant, 
     });
     throw invalidCredentials(messages.signIn.invalidLoginCredentials);
   }
-  await forgiveSignInAttempt(ctx, user.id, reservation, client);
+  await forgiveSignInAttempt(ctx, user.id, reservation, client, device);
   return startSession(ctx, ctx.db, user.id);
 }
 

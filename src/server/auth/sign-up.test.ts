@@ -261,4 +261,31 @@ describe('POST /api/auth/signup', () => {
     expect(res.status).toBe(429);
     expect((await apiClient(t).post('/api/auth/signup', signUpBody())).status).toBe(200);
   });
+
+  it('answers at most 10 probes an hour from one address that an account exists, then 429 to every sign-up from it', async () => {
+    const registered = [];
+    for (let i = 0; i < 20; i++) registered.push(await buildUser(t));
+    const prober = apiClient(t);
+    const answers = [];
+    for (const user of registered) answers.push(await prober.post('/api/auth/signup', signUpBody({ email: user.email })));
+    expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(409));
+    expect(answers.slice(10).map((a) => a.status)).toEqual(Array(10).fill(429));
+    expect(answers[10]!.body).toEqual({ error: { code: 'RATE_LIMITED', message: titled(messages.signUp.tooManyAttemptsTitle, messages.signUp.tooManyAttempts) } });
+    // A taken phone number reveals as much, and an unknown address is refused alike: the 429 tells nothing.
+    expect((await prober.post('/api/auth/signup', signUpBody({ phoneNumber: registered[0]!.phone.slice(2) }))).status).toBe(429);
+    expect((await prober.post('/api/auth/signup', signUpBody())).status).toBe(429);
+    // A person at another address signs up as usual, and the prober's hour passes.
+    expect((await apiClient(t).post('/api/auth/signup', signUpBody({ email: registered[19]!.email }))).status).toBe(409);
+    t.clock.advance(60 * 60_000 + 1);
+    expect((await prober.post('/api/auth/signup', signUpBody({ email: registered[19]!.email }))).status).toBe(409);
+  });
+
+  it('counts answers revealing an account exactly under a burst from one address', async () => {
+    const registered = [];
+    for (let i = 0; i < 15; i++) registered.push(await buildUser(t));
+    const ip = uniqueIp();
+    const answers = await Promise.all(registered.map((user) => apiClient(t, ip).post('/api/auth/signup', signUpBody({ email: user.email }))));
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(5);
+  });
 });

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { newKeySalt } from '../crypto/encryption';
 import type { Db } from '../db/database';
 import { isUsTextableNumber } from '../../shared/phone-us';
-import { conflict, invalidInput, rateLimited } from '../errors';
+import { AppError, conflict, invalidInput, rateLimited } from '../errors';
 import { parseInput } from '../http/validate';
 import { newId } from '../ids';
 import { hit, isLimited, rateLimitKey, recordHit } from '../rate-limit';
@@ -78,13 +78,21 @@ function refuseUntextableNumber(phone: string): void {
 /** The daily allowances bound the texts we pay for: the simulator's (development) cost nothing. */
 const paidTexts = (ctx: AppContext) => !ctx.simulators.sms;
 
+const tooManyAttempts = () => rateLimited(titled(messages.signUp.tooManyAttemptsTitle, messages.signUp.tooManyAttempts));
+const revealingKey = (client: Client) => rateLimitKey('signup-revealing-ip', client.ip);
+
+/**
+ * Counts the sign-up against its limits. An address that has used up its answers revealing an
+ * existing account gets 429 for every sign-up, so the refusal tells nothing either.
+ */
 async function enforceSignUpLimits(ctx: AppContext, email: string, phone: string, client: Client): Promise<void> {
   const allowed =
     (await hit(ctx, rateLimitKey('signup-ip', client.ip), AUTH_LIMITS.signUpsPerIp)) &&
     (await hit(ctx, rateLimitKey('signup-email', email), AUTH_LIMITS.signUpsPerEmail)) &&
     (await hit(ctx, rateLimitKey('signup-phone', phone), AUTH_LIMITS.signUpsPerPhone)) &&
+    !(await isLimited(ctx, revealingKey(client), AUTH_LIMITS.signUpsRevealingPerIp)) &&
     !(paidTexts(ctx) && (await isLimited(ctx, verificationIpKey(client.ip), VERIFICATION_TEXT_LIMITS.perIp)));
-  if (!allowed) throw rateLimited(titled(messages.signUp.tooManyAttemptsTitle, messages.signUp.tooManyAttempts));
+  if (!allowed) throw tooManyAttempts();
 }
 
 /**
@@ -103,6 +111,18 @@ export async function signUp(ctx: AppContext, request: SignUpRequest, client: Cl
   const values = parseInput(signUpSchema, request);
   refuseUntextableNumber(values.phoneNumber);
   await enforceSignUpLimits(ctx, values.email, values.phoneNumber, client);
+  try {
+    return await createPendingAccount(ctx, values, client);
+  } catch (error) {
+    // An answer that an account exists is counted against the address, exactly under bursts too.
+    const reveals = error instanceof AppError && error.code === 'CONFLICT';
+    if (reveals && !(await hit(ctx, revealingKey(client), AUTH_LIMITS.signUpsRevealingPerIp))) throw tooManyAttempts();
+    throw error;
+  }
+}
+
+/** The account, its verification token and its verification text, or a conflict when the e-mail or phone is taken. */
+async function createPendingAccount(ctx: AppContext, values: z.infer<typeof signUpSchema>, client: Client): Promise<{ userId: string; verificationToken: string }> {
   const passwordHash = await hashPassword(values.password);
   const now = ctx.clock.now();
   const replaced = await replaceableSignUp(ctx.db, now, values.email, values.password);

@@ -27,18 +27,37 @@ export interface DatabaseHandle {
  * shares one connection anyway, so this matters when several processes share the file.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    settings: ConstructorParameters<typeof SqliteDriver>[0],
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(settings);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  /**
+   * SQLite rolls a transaction back itself on some errors (a full disk: SQLITE_FULL, an I/O error);
+   * rolling back again would fail with "cannot rollback - no transaction is active" and that error
+   * would be thrown instead of the one that says what happened.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(
+    private readonly settings: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly sqlite: SQLite.Database,
+  ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    return new ImmediateSqliteDriver(this.settings, this.sqlite);
   }
 }
 
@@ -101,7 +120,7 @@ export function openDatabase(url: string): DatabaseHandle {
   sqlite.pragma('secure_delete = ON');
   // SQLite keeps 2 MB of pages by default, less than the indexes every text touches at our size.
   sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite) });
   return {
     db,
     kind: 'sqlite',

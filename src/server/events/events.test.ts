@@ -5,6 +5,8 @@ import type { UserEvent } from '../events';
 import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
 import { apiClient, bearer, signIn, signInSession } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/app';
+import { REFRESH_REUSE_INTERVAL_MS } from '../auth/sessions';
+import { REPLAY_WINDOW_MS } from './history';
 import { HEARTBEAT_MS, pipeUserEvents } from './stream';
 
 describe('pipeUserEvents', () => {
@@ -122,13 +124,19 @@ describe('GET /api/events', () => {
       await createEntry(t, other, { content: 'not yours' });
       const entry = await createEntry(t, user, { content: 'yours' });
       const text = await readUntil(reader, 'entries.changed');
-      expect(text).toBe(`event: entries.changed\ndata: ${JSON.stringify({ type: 'entries.changed', entryId: entry.id })}\n\n`);
+      expect(text).toMatch(new RegExp(`(^|\\n)id: [\\w-]+:\\d+\\nevent: entries.changed\\ndata: ${JSON.stringify({ type: 'entries.changed', entryId: entry.id })}\\n\\n$`));
       events.publish(user.id, { type: 'profile.updated', phone_verified: true });
       expect(await readUntil(reader, 'profile.updated')).toContain('"phone_verified":true');
 
+      // Its events are kept for a reconnect a while after the page went (history.ts), then let go.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       abort.abort();
-      await vi.waitFor(() => expect(unsubscribed).toHaveBeenCalledWith(user.id));
+      await vi.waitFor(() => {
+        vi.advanceTimersByTime(REPLAY_WINDOW_MS);
+        expect(unsubscribed).toHaveBeenCalledWith(user.id);
+      });
     } finally {
+      vi.useRealTimers();
       events.subscribe = subscribe;
     }
   });
@@ -211,6 +219,7 @@ describe('GET /api/events', () => {
     const stream = await openStream(session.access_token);
     const api = apiClient(t);
     expect((await api.post('/api/auth/token', { grant_type: 'refresh_token', refresh_token: session.refresh_token })).status).toBe(200);
+    t.clock.advance(REFRESH_REUSE_INTERVAL_MS);
     expect((await api.post('/api/auth/token', { grant_type: 'refresh_token', refresh_token: session.refresh_token })).status).toBe(401);
     expect(await endsWithin(stream.reader, 2_000)).toBe(true);
   });

@@ -2,20 +2,32 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../shared/messages';
 import { currentUser, requireUser } from '../auth/authenticate';
 import { hasLiveSession } from '../auth/token-repo';
-import { unauthorized } from '../errors';
+import { rateLimited, unauthorized } from '../errors';
+import { hit, rateLimitKey, type RateLimit } from '../rate-limit';
 import type { UserEvent } from '../events';
 import { OpenStreams, type OpenStream } from './open-streams';
 import { HEARTBEAT_MS, pipeUserEvents } from './stream';
-import { issueStreamTicket, redeemStreamTicket, type StreamHolder } from './tickets';
+import { EventHistory } from './history';
+import { holderOfStreamCookie, issueStreamTicket, redeemStreamTicket, streamCookieFor, type StreamHolder } from './tickets';
 
-/** Whose stream this is: from a single-use `?ticket=`, or a bearer header (clients that can send one). */
+/**
+ * Stream tickets a user may take: a page asks for one when it opens its stream and again at most
+ * every 5 s while it cannot, a few tabs at once stay well within it.
+ */
+const STREAM_TICKETS_PER_USER: RateLimit = { limit: 30, windowMs: 60_000 };
+
+/**
+ * Whose stream this is: from a single-use `?ticket=`; else (an EventSource reconnecting by itself,
+ * with its used ticket) from the stream cookie given with the ticket; else a bearer header
+ * (clients that can send one).
+ */
 async function streamHolder(request: FastifyRequest, reply: FastifyReply): Promise<StreamHolder> {
+  const ctx = request.server.ctx;
   const ticket = (request.query as { ticket?: unknown }).ticket;
-  if (typeof ticket === 'string' && ticket) {
-    const holder = await redeemStreamTicket(request.server.ctx, ticket);
-    if (!holder) throw unauthorized(messages.auth.sessionExpired);
-    return holder;
-  }
+  const holder =
+    (typeof ticket === 'string' && ticket ? await redeemStreamTicket(ctx, ticket) : undefined) ?? (await holderOfStreamCookie(ctx, request.headers.cookie));
+  if (holder) return holder;
+  if (ticket !== undefined) throw unauthorized(messages.auth.sessionExpired);
   await requireUser(request, reply);
   const user = currentUser(request);
   return { userId: user.id, sessionFamily: user.sessionFamily };
@@ -29,12 +41,17 @@ async function streamHolder(request: FastifyRequest, reply: FastifyReply): Promi
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
   const open = new OpenStreams();
+  const history = new EventHistory(ctx.events);
   // Open streams would hold the server up on close; end them first.
   app.addHook('preClose', async () => open.closeAll());
+  app.addHook('onClose', async () => history.close());
 
-  app.post('/ticket', { preHandler: requireUser }, async (request) => {
+  app.post('/ticket', { preHandler: requireUser }, async (request, reply) => {
     const user = currentUser(request);
-    return { ticket: await issueStreamTicket(ctx, { userId: user.id, sessionFamily: user.sessionFamily }) };
+    if (!(await hit(ctx, rateLimitKey('stream-ticket', user.id), STREAM_TICKETS_PER_USER))) throw rateLimited(messages.generic.rateLimited);
+    const holder = { userId: user.id, sessionFamily: user.sessionFamily };
+    reply.header('set-cookie', streamCookieFor(ctx, holder));
+    return { ticket: await issueStreamTicket(ctx, holder) };
   });
 
   app.get('/', async (request, reply) => {
@@ -52,11 +69,16 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       const live = await hasLiveSession(ctx.db, holder.userId, holder.sessionFamily).catch(() => true);
       if (!live) stream.close();
     };
-    const stream = pipeUserEvents(reply.raw, (listener) =>
-      ctx.events.subscribe(holder.userId, (event: UserEvent) => {
-        if (event.type === 'sessions.changed') void endIfSignedOut();
-        else listener(event);
-      }),
+    // A browser reconnecting by itself says the last event it had: what it missed comes first.
+    const lastEventId = request.headers['last-event-id'];
+    const stream = pipeUserEvents(
+      reply.raw,
+      (listener) =>
+        history.follow(holder.userId, typeof lastEventId === 'string' ? lastEventId : undefined, (event: UserEvent, id) => {
+          if (event.type === 'sessions.changed') void endIfSignedOut();
+          else listener(event, id);
+        }),
+      () => history.latestId(),
     );
     // Revocations this instance did not hear about end the stream too, one heartbeat later at most.
     const sessionCheck = setInterval(() => void endIfSignedOut(), HEARTBEAT_MS);

@@ -11,12 +11,15 @@ export interface EventStream {
 
 /**
  * Writes a user's events to an open server-sent-events response: `event: <type>` with the
- * event as JSON data, and a comment line every heartbeat so proxies keep the connection open.
- * Everything is released when either side closes.
+ * event as JSON data (and its `id:` when numbered, which the browser sends back as Last-Event-ID
+ * when it reconnects), and a comment line every heartbeat so proxies keep the connection open.
+ * Once subscribed, a `connected` event carries the newest id (`openingId`), so a stream that drops
+ * before any event still says where it was. Everything is released when either side closes.
  */
 export function pipeUserEvents(
   out: Writable,
-  subscribe: (listener: (event: UserEvent) => void) => () => void,
+  subscribe: (listener: (event: UserEvent, id?: string) => void) => () => void,
+  openingId?: () => string,
   heartbeatMs = HEARTBEAT_MS,
 ): EventStream {
   let closed = false;
@@ -24,7 +27,8 @@ export function pipeUserEvents(
     if (!closed && out.writable) out.write(chunk);
   };
   write(`retry: ${RETRY_MS}\n: connected\n\n`);
-  const unsubscribe = subscribe((event) => write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+  const unsubscribe = subscribe((event, id) => write(`${id ? `id: ${id}\n` : ''}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+  if (openingId) write(`id: ${openingId()}\nevent: connected\ndata: {}\n\n`);
   const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
   heartbeat.unref();
   const close = () => {

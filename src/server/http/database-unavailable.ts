@@ -12,3 +12,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATE.test(code))) return true;
   return PG_MESSAGES.test(error.message);
 }
+
+/** SQLite's SQLITE_FULL and PostgreSQL's disk_full (53100): the database's disk has no room for a write. */
+export function isDatabaseFull(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_FULL' || code === '53100';
+}

@@ -1,13 +1,26 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { messages } from '../../shared/messages';
 import { AppError } from '../errors';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseFull, isDatabaseUnavailable } from './database-unavailable';
+
+/** A full database disk is logged once a minute at most: every write fails alike until there is room. */
+const DISK_FULL_LOG_EVERY_MS = 60_000;
 
 /** The one place errors become HTTP answers: `{error: {code, message}}`. */
 export function registerErrorHandler(app: FastifyInstance): void {
+  let diskFullLoggedAt = -Infinity;
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({ error: { code: error.code, message: error.message }, ...error.extra });
+    }
+    if (isDatabaseFull(error)) {
+      // Nothing was written (the transaction rolled back) and a retry will do once there is room;
+      // Twilio retries a 5xx webhook. The operator needs the cause, once, not a line per request.
+      if (performance.now() - diskFullLoggedAt >= DISK_FULL_LOG_EVERY_MS) {
+        diskFullLoggedAt = performance.now();
+        request.log.error({ err: error.message, code: (error as { code?: string }).code }, 'database disk full: writes are refused until it has room');
+      }
+      return reply.status(503).send({ error: { code: 'UNAVAILABLE', message: messages.generic.unavailable } });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is restarting or unreachable: a retry will do (Twilio retries a 5xx webhook).

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 import { scrubLogLine } from './scrub';
@@ -57,13 +58,49 @@ export function createLogger(settings: LoggerSettings, destination?: Destination
       transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     });
   }
-  // process.stdout, not pino's own writer of file descriptor 1: that one retries a failed write
-  // forever when it flushes at exit, so an instance whose log reader had gone (a closed pipe) hung
-  // on SIGTERM instead of stopping. Lines nobody can read any more are dropped.
-  if (!process.stdout.listeners('error').includes(dropWhenNobodyReads)) process.stdout.on('error', dropWhenNobodyReads);
-  return pino(options, process.stdout);
+  // Anything else that writes to standard output (a dependency's warning) must not end the process
+  // on a failed write either.
+  if (!process.stdout.listeners('error').includes(ignoreWriteError)) process.stdout.on('error', ignoreWriteError);
+  return pino(options, standardOutput);
 }
 
-function dropWhenNobodyReads(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'EPIPE') throw error;
+let droppedLines = 0;
+
+/** Log lines this process could not write (a full disk, a reader that has gone), for GET /metrics. */
+export const droppedLogLines = (): number => droppedLines;
+
+function ignoreWriteError(): void {
+  droppedLines += 1;
 }
+
+/** How long one line waits, at most, for a log reader that is slow to take it (a full pipe). */
+const SLOW_READER_WAIT_MS = 100;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Standard output written line by line, and a line that cannot be written is dropped and counted.
+ * A log write never ends or stalls the process: not a full disk (ENOSPC), not a reader that has
+ * gone (EPIPE), not any other error; when the disk has room again the next line is written. Neither
+ * process.stdout (which ends the process on an unhandled write error and is unusable after one) nor
+ * pino's own writer of file descriptor 1 (which retries a failed write forever when it flushes at
+ * exit, so an instance whose log reader had gone hung on SIGTERM).
+ */
+const standardOutput: DestinationStream = {
+  write(line: string) {
+    const bytes = Buffer.from(line);
+    let written = 0;
+    let waited = 0;
+    while (written < bytes.length) {
+      try {
+        written += writeSync(1, bytes, written);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || waited >= SLOW_READER_WAIT_MS) {
+          droppedLines += 1;
+          return;
+        }
+        Atomics.wait(pause, 0, 0, 1);
+        waited += 1;
+      }
+    }
+  },
+};

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { countHeldVerificationTexts } from '../auth/verification-texts';
 import type { AppContext } from '../context';
+import { droppedLogLines } from '../logging/logger';
 
 /** What the app reports about itself at GET /metrics (Prometheus text format). */
 export interface AppMetrics {
@@ -24,6 +25,15 @@ function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    new Counter({
+      name: 'jotline_log_lines_dropped_total',
+      help: 'Log lines this process could not write to standard output (a full disk, a reader that has gone) and went on without.',
+      registers: [processRegistry],
+      collect() {
+        this.reset();
+        this.inc(droppedLogLines());
+      },
+    });
   }
   return processRegistry;
 }

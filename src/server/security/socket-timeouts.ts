@@ -1,5 +1,6 @@
-import type { FastifyHttpOptions } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * How long a connection may take, as Fastify's server options. Without them a client sending its
@@ -16,3 +17,27 @@ export const socketTimeouts = {
   // so it never reuses a socket just closed here.
   keepAliveTimeout: 65_000,
 } satisfies Partial<FastifyHttpOptions<Server>>;
+
+/** A request body that makes no progress for this long (nothing sent either way) is cut off. */
+export const BODY_PROGRESS_TIMEOUT_MS = 30_000;
+
+/**
+ * While a request's body arrives its socket may be silent for 30 s at most, not the minute an idle
+ * connection gets: a client that stops sending an upload halfway no longer holds its socket (a
+ * slow upload held one 300 s). Once the body is in, the connection's own timeout is back.
+ */
+export function registerBodyProgressTimeout(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const hasBody = request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+    const socket = request.raw.socket as Socket | undefined;
+    // Requests made in-process (app.inject) have no socket to time.
+    if (!hasBody || request.raw.complete || typeof socket?.setTimeout !== 'function') return;
+    socket.setTimeout(BODY_PROGRESS_TIMEOUT_MS);
+    request.raw.once('end', () => socket.setTimeout(socketTimeouts.connectionTimeout));
+  });
+}
+
+/** At most `maxConnections` open sockets: Node closes any beyond it as it arrives. */
+export function capConnections(app: FastifyInstance, maxConnections: number): void {
+  app.server.maxConnections = maxConnections;
+}

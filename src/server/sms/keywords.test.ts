@@ -19,6 +19,9 @@ const REVOCATIONS = [
   "I don't want these texts", 'I no longer want to receive messages', 'cancel my subscription', 'Stop all texts', 'end these messages',
   'stop the reminders', 'Stop it!', 'stop this', 'revoke consent', 'I revoke my consent', 'withdraw consent', 'leave me alone',
   'Wrong number', 'not interested',
+  // as phones send them: a signature line, compatibility forms, letters typed one by one, invisible characters
+  'STOP.\nSent from my iPhone', 'Stop\r\nSent from my Samsung Galaxy smartphone.', 'stop\n\nGet Outlook for Android', 'STOP\n-- \nDana Whitfield',
+  'ＳＴＯＰ', 'ｓｔｏｐ！', 'S T O P', 's.t.o.p', 'S-T-O-P please', 'ST\u200BOP', '\uFEFFSTOP', 'S\u200DT\u00ADOP', 'Stop\u200B texting me',
 ];
 
 /** Journal texts that use the same words and must stay journal text. */
@@ -28,6 +31,7 @@ const NOT_REVOCATIONS = [
   'Quit my job today', 'No more coffee after 3pm', 'No more texts from Sam, finally some peace.', 'stopped by the bakery',
   'Unsubscribed from forty newsletters', 'Remove the stain tomorrow', 'Cancel everything.', 'Stopped.', 'STOPPED AT THE LIGHT',
   'stop worrying so much', 'I need help', 'Yes and no.',
+  'Sent from my iPhone', 'Stopped at the lake.\nSent from my iPhone', 'S T O P P E D', 'A B C D E F G, sang it all day', 'stop\nand go traffic all day',
 ];
 
 describe('keywordOf', () => {
@@ -43,6 +47,9 @@ describe('keywordOf', () => {
     for (const text of ['start', 'START.', 'Start please', 'start again', 'UNSTOP!', 'unstop 🙏']) expect(keywordOf(text), text).toBe('opt_in');
     for (const text of ['help', 'HELP?', 'Help!!', 'please help', 'Info.', ' INFO ']) expect(keywordOf(text), text).toBe('help');
     for (const text of ['yes\n', 'Yes!', 'yes please', 'YES 👍', 'Yes, thanks', 'yes yes']) expect(keywordOf(text), text).toBe('yes');
+    for (const text of ['ＳＴＡＲＴ', 'S T A R T', 'start\nSent from my iPhone']) expect(keywordOf(text), text).toBe('opt_in');
+    for (const text of ['ＨＥＬＰ', 'H E L P', 'he\u200Blp']) expect(keywordOf(text), text).toBe('help');
+    for (const text of ['ＹＥＳ', 'Y E S', 'Yes\nSent from my iPhone']) expect(keywordOf(text), text).toBe('yes');
   });
 
   it('reads nothing from an empty text or courtesy alone', () => {
@@ -50,7 +57,7 @@ describe('keywordOf', () => {
   });
 
   it('never reads an everyday journal sentence as a keyword, however it is cased or ends (seeded property)', () => {
-    const ending = fc.constantFrom('', '.', '!', '!!', '?', ' 🙂', ' 😂', ' ❤️', '...', ' 🙏');
+    const ending = fc.constantFrom('', '.', '!', '!!', '?', ' 🙂', ' 😂', ' ❤️', '...', ' 🙏', '\nSent from my iPhone', '\u200B', '！');
     const casing = fc.constantFrom((s: string) => s, (s: string) => s.toUpperCase(), (s: string) => s.toLowerCase());
     fc.assert(
       fc.property(fc.constantFrom(...JOURNAL_SENTENCES), ending, casing, (sentence, end, cased) => keywordOf(cased(sentence) + end) === null),

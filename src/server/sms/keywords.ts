@@ -56,15 +56,34 @@ const REVOCATIONS = new RegExp(
 );
 
 /**
- * A text as a person means it: lower case, apostrophes dropped (don't → dont), every run of
- * punctuation, emoji or space one space.
+ * A signature a phone or mail app adds as the text's last line ("Sent from my iPhone", "Get Outlook
+ * for Android"), or everything from a "--" signature separator on.
+ */
+const SIGNATURE = /\n\s*(?:--[ \t]*\n[\s\S]*|(?:sent (?:from|via|with) |get outlook for )[^\n]*)$/i;
+
+/** Invisible characters (zero-width spaces and joiners, soft hyphens, byte-order marks, direction marks). */
+const INVISIBLE = /\p{Cf}/gu;
+
+/** Three or more letters typed one by one ("S T O P", "s.t.o.p"), as the word they spell. */
+const SPACED_LETTERS = /(?<!\S)\p{L}(?: \p{L}){2,}(?!\S)/gu;
+
+/**
+ * A text as a person means it, however the phone sent it: compatibility forms folded (fullwidth
+ * "ＳＴＯＰ" is STOP), invisible characters out, a trailing signature line dropped; then lower case,
+ * apostrophes dropped (don't → dont), every run of punctuation, emoji or space one space, and letters
+ * typed one by one read as the word they spell.
  */
 function plainWords(body: string): string {
   return body
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .trim()
+    .replace(SIGNATURE, '')
     .toLowerCase()
     .replace(/['’‘`]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    .trim()
+    .replace(SPACED_LETTERS, (letters) => letters.replaceAll(' ', ''));
 }
 
 /** The words left once the courtesy around them is set aside ("please stop now" → "stop"). */

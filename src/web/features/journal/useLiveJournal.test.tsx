@@ -9,6 +9,7 @@ import { LIVE_RECONNECT_MS, LIVE_REFRESH_DEBOUNCE_MS, useLiveJournal } from './u
 
 /** EventSource is not in the test DOM; this one is driven by the test. */
 class FakeEventSource {
+  static readonly CONNECTING = 0;
   static readonly CLOSED = 2;
   static instances: FakeEventSource[] = [];
   readyState = 1;
@@ -62,10 +63,26 @@ describe('useLiveJournal', () => {
     expect(streams()[0]!.url).not.toContain('access-secret');
   });
 
-  it('comes back with a new ticket after the stream is lost or refused', async () => {
+  /** The stream drops: the browser says so and is reconnecting by itself, or (refused) has given up. */
+  const drop = (stream: FakeEventSource, browser: 'reconnecting' | 'gave up') => {
+    stream.readyState = browser === 'reconnecting' ? FakeEventSource.CONNECTING : FakeEventSource.CLOSED;
+    act(() => stream.emit('error'));
+  };
+
+  it('leaves a dropped stream to the browser, which reconnects by itself', async () => {
     renderLive();
     await waitForStreams(1);
-    act(() => streams()[0]!.emit('error'));
+    drop(streams()[0]!, 'reconnecting');
+    await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS * 2));
+    expect(streams()).toHaveLength(1);
+    expect(streams()[0]!.readyState).toBe(FakeEventSource.CONNECTING);
+    expect(api.requestsTo('POST /api/events/ticket')).toHaveLength(1);
+  });
+
+  it('comes back with a new ticket after the browser gave up (the stream was refused)', async () => {
+    renderLive();
+    await waitForStreams(1);
+    drop(streams()[0]!, 'gave up');
     expect(streams()[0]!.readyState).toBe(FakeEventSource.CLOSED);
     await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS));
     await waitForStreams(2);
@@ -100,11 +117,11 @@ describe('useLiveJournal', () => {
     expect(stats().isInvalidated).toBe(true);
 
     queryClient.setQueryData(journalKeys.entries, { pages: [], pageParams: [] });
-    act(() => streams()[0]!.emit('error'));
+    drop(streams()[0]!, 'reconnecting');
     await act(async () => vi.advanceTimersByTimeAsync(LIVE_RECONNECT_MS));
-    await waitForStreams(2);
     expect(entries().isInvalidated).toBe(false);
-    act(() => streams()[1]!.emit('open'));
+    streams()[0]!.readyState = 1;
+    act(() => streams()[0]!.emit('open'));
     await act(async () => vi.advanceTimersByTimeAsync(LIVE_REFRESH_DEBOUNCE_MS));
     expect(entries().isInvalidated).toBe(true);
   });

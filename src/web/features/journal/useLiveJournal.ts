@@ -6,7 +6,7 @@ import { invalidateJournal, journalKeys } from './queries';
 
 /** Spec 9: realtime refreshes are debounced by 100 ms. */
 export const LIVE_REFRESH_DEBOUNCE_MS = 100;
-/** After the stream is refused or lost, open a new one this much later. */
+/** After the stream is refused (or no ticket could be had), open a new one this much later. */
 export const LIVE_RECONNECT_MS = 5_000;
 
 /** Whose journal is open; a new user (or none) reopens (or closes) the stream. */
@@ -17,8 +17,10 @@ const signedInUser = () => sessionStore.get()?.user.id ?? null;
  * refetches entries and statistics shortly after `entries.changed`, and the profile after
  * `profile.updated` (texting STOP shows the opted-out banner at once). EventSource cannot send
  * headers, so each connection first trades the session for a single-use ticket
- * (POST /api/events/ticket) and puts only that in the address, never the access token. A ticket
- * opens one stream: when it drops or is refused (signed out), a new ticket is asked for later.
+ * (POST /api/events/ticket) and puts only that in the address, never the access token. When the
+ * stream drops, the browser reconnects by itself: the ticket's answer also set a stream cookie
+ * that lets it back in, and the server replays what it missed from Last-Event-ID. Only when the
+ * browser gives up (refused: signed out, the cookie expired) is a new ticket asked for, later.
  */
 export function useLiveJournal(): void {
   const queryClient = useQueryClient();
@@ -56,7 +58,8 @@ export function useLiveJournal(): void {
       // sent as the page opened, or anything during a drop. Read it again once the stream is open.
       stream.addEventListener('open', refresh);
       stream.addEventListener('error', () => {
-        // The browser would retry with the same, used ticket: close it and come back with a new one.
+        // Still CONNECTING: the browser is reconnecting by itself. CLOSED: it was refused and gave up.
+        if (stream.readyState !== EventSource.CLOSED) return;
         stream.close();
         reconnectLater();
       });
