@@ -7,6 +7,7 @@ import { runReminderPass } from '../reminders/service';
 import { sendDueMessages } from '../sms/outbound';
 import { redactProviderCopies } from '../sms/redact';
 import { processInboundTexts } from '../sms/inbound-job';
+import { sealVaults } from '../vault/seal-journal';
 import type { JobDefinition } from './scheduler';
 
 export const OUTBOUND_SENDER = 'outbound-sender';
@@ -25,5 +26,7 @@ export const jobDefinitions: JobDefinition[] = [
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
   { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },
   { name: 'rate-limit-hits', everyMs: 600_000, run: (ctx) => sweepRateLimitHits(ctx) },
+  // Seals the journals of vaults being turned on, with no tab open (vault/seal-journal.ts).
+  { name: 'vault-sealing', everyMs: 5_000, run: (ctx) => sealVaults(ctx) },
   { name: 'entry-idempotency-keys', everyMs: 3_600_000, run: (ctx) => forgetOldEntryKeys(ctx) },
 ];

@@ -75,6 +75,16 @@ export async function recordStaleFiles(db: Db, userId: string, keys: readonly st
     .execute();
 }
 
+/** The users whose vault is being turned on (their journals are being sealed). */
+export async function vaultsBeingSealed(db: Db): Promise<string[]> {
+  return (await db.selectFrom('vaults').select('user_id').where('state', '=', 'sealing').execute()).map((row) => row.user_id);
+}
+
+/** The users with replaced photo files still listed (a crash between the switch and the delete). */
+export async function usersWithStaleFiles(db: Db): Promise<string[]> {
+  return (await db.selectFrom('vault_stale_files').select('user_id').distinct().execute()).map((row) => row.user_id);
+}
+
 export async function staleFiles(db: Db, userId: string): Promise<string[]> {
   const rows = await db.selectFrom('vault_stale_files').select('storage_key').where('user_id', '=', userId).execute();
   return rows.map((r) => r.storage_key);

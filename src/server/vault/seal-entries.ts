@@ -11,6 +11,7 @@ import { ownerSalt } from '../journal/owner';
 import { findEntry, listEntryPhotos } from '../journal/repo';
 import { newPhotoKeys } from '../photos/keys';
 import * as repo from './repo';
+import { deleteStaleFiles } from './service';
 import { isVaultFile, sealFileBytes, sealSegment, sealText } from './seal';
 
 /** An entry's photo files sealed to the public key under new storage keys, before the switch. */
@@ -80,6 +81,8 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
     // No decrypted copy of a sealed entry stays in memory here; other instances read the new revision.
     ctx.journalCache.forget(userId);
     await removeFiles(ctx, files.filter((f) => !switched.has(f.photo.entry_id)).flatMap((f) => f.written));
+    // The readable files the sealed ones replaced go now; after a crash here, the sealing pass's sweep.
+    await deleteStaleFiles(ctx, userId);
   } catch (error) {
     await removeFiles(ctx, files.flatMap((f) => f.written));
     throw error;

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { VaultView } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
 import type { AppContext } from '../context';
@@ -7,9 +8,11 @@ import * as repo from './repo';
 import { sealEntries } from './seal-entries';
 import { deleteStaleFiles, getVault } from './service';
 
-// Turning the vault on seals the journal already written, a batch per POST /api/vault/seal, so the
-// browser shows progress and a closed tab resumes where it stopped. The server seals: it holds these
-// entries' text until the step ends anyway, and a journal's photos need not cross the network twice.
+// Turning the vault on seals the journal already written, a batch at a time, in the server: the
+// scheduler's pass (sealVaults) takes every vault being turned on, whether or not a tab is open, and
+// a killed instance's work goes on at the next pass of any instance, since each batch is committed.
+// POST /api/vault/seal takes a step too, for a tab that shows progress. The server seals: it holds
+// these entries' text until the step ends anyway, and a journal's photos need not cross the network.
 
 const ENTRIES_PER_STEP = 50;
 const PHOTOS_PER_STEP = 20;
@@ -31,6 +34,24 @@ export async function sealNextBatch(ctx: AppContext, userId: string): Promise<Va
   else await sealEntries(ctx, userId, vault.public_key, batch.entries.map((e) => e.id), batch.photos);
   await deleteStaleFiles(ctx, userId);
   return getVault(ctx, userId);
+}
+
+/** How long one pass of the scheduler seals before it lets the next job run (wall time, not the app's clock). */
+const PASS_BUDGET_MS = 2_000;
+
+/**
+ * The scheduler's pass: seals the journals whose vault is being turned on, step by step, and deletes
+ * the photo files a crash left listed as replaced. Steps are idempotent (an entry sealed meanwhile is
+ * skipped), so two instances at one journal only repeat work; nothing is sealed twice or lost.
+ */
+export async function sealVaults(ctx: AppContext): Promise<void> {
+  const started = performance.now();
+  for (const userId of await repo.vaultsBeingSealed(ctx.db)) {
+    while (performance.now() - started < PASS_BUDGET_MS) {
+      if ((await sealNextBatch(ctx, userId)).state !== 'sealing') break;
+    }
+  }
+  for (const userId of await repo.usersWithStaleFiles(ctx.db)) await deleteStaleFiles(ctx, userId);
 }
 
 /** The next entries the server can read, with their photos: at most ENTRIES_PER_STEP, and PHOTOS_PER_STEP photos (at least one entry). */
