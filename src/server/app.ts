@@ -13,7 +13,6 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { createContext, type ContextOptions } from './create-context';
 import { devRoutes } from './dev/index';
-import { createPgEventBus } from './events/pg-bus';
 import { eventRoutes } from './events/routes';
 import { exportRoutes } from './export/routes';
 import { registerErrorHandler } from './http/error-handler';
@@ -51,11 +50,12 @@ interface BuildOptions extends ContextOptions {
 
 /** Builds the whole product as one Fastify instance. `main.ts` only listens. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const { ctx, database, storedHashKeyOpened, close } = await createContext(config, options);
+  // Never log bodies or tokens: only method, path (no query string) and status (logging/logger.ts).
+  const logger = createLogger({ level: config.logLevel, isProduction: config.isProduction, pretty: config.logPretty }, options.logDestination);
+  const { ctx, storedHashKeyOpened, close } = await createContext(config, { ...options, eventsLog: logger.child({ component: 'events' }) });
 
   const app = Fastify({
-    // Never log bodies or tokens: only method, path (no query string) and status (logging/logger.ts).
-    loggerInstance: createLogger({ level: config.logLevel, isProduction: config.isProduction, pretty: config.logPretty }, options.logDestination),
+    loggerInstance: logger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ...socketTimeouts,
@@ -69,12 +69,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log.warn('Neither MASTER_KEY nor MASTER_KEY_PREVIOUS opens the stored key of import fingerprints and UNDO (sealed_secrets): MASTER_KEY is not this database\'s key');
   }
   app.addHook('onClose', close);
-  if (database.kind === 'postgres') {
-    // Realtime across instances: LISTEN/NOTIFY on the same database (closed before the pool).
-    const bus = await createPgEventBus({ connectionString: config.databaseUrl, db: database.db, log: app.log.child({ component: 'events' }) });
-    ctx.events = bus;
-    app.addHook('onClose', () => bus.close());
-  }
 
   registerSecurityHeaders(app);
   capConnections(app, config.maxConnections);

@@ -5,6 +5,7 @@ import { createTextCipher, SYSTEM_SUBJECT } from './crypto/encryption';
 import { deriveKey } from './crypto/tokens';
 import { migrateToLatest, openDatabase, optimizeQueryPlanner, type DatabaseHandle } from './db/database';
 import { createLocalEventBus } from './events';
+import { createPgEventBus } from './events/pg-bus';
 import { JournalCache } from './journal/cache';
 import { checkMasterKeys } from './keys/key-guard';
 import { loadStoredHashKey } from './keys/sealed-secrets';
@@ -20,7 +21,19 @@ export interface ContextOptions {
   /** An open database; by default the one config.databaseUrl names. */
   database?: DatabaseHandle;
   clock?: Clock;
+  /** Where the event bus says that its connection dropped and came back (default: standard error). */
+  eventsLog?: EventsLog;
 }
+
+interface EventsLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+const stderrLog: EventsLog = {
+  info: () => undefined,
+  warn: (obj, msg) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`),
+};
 
 interface OpenedContext {
   ctx: AppContext;
@@ -28,7 +41,7 @@ interface OpenedContext {
   database: DatabaseHandle;
   /** False when no configured key opens the stored key of import fingerprints and UNDO. */
   storedHashKeyOpened: boolean;
-  /** Closes the database. */
+  /** Closes the event bus's connection, then the database. */
   close(): Promise<void>;
 }
 
@@ -57,13 +70,17 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const mailSimulator = config.mail.provider === 'simulator' ? createMailSimulator(config.mail.from) : undefined;
   const cipher = createTextCipher(masterKey, config.previousMasterKey);
   const storedHashKey = await loadStoredHashKey({ db: database.db, cipher, masterKey, now: clock.now().toISOString() });
+  // On PostgreSQL every context, the server's and the CLI's alike, tells every instance's open pages
+  // through LISTEN/NOTIFY; in one SQLite process the events stay in memory.
+  const pgBus = database.kind === 'postgres' ? await createPgEventBus({ connectionString: config.databaseUrl, db: database.db, log: options.eventsLog ?? stderrLog }) : undefined;
+  const events = pgBus ?? createLocalEventBus();
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
     clock,
     cipher,
-    events: createLocalEventBus(),
+    events,
     sms: smsSimulator ?? (config.sms.provider === 'twilio' ? createTwilioSms(config.sms) : createSmsSimulator(config.journalNumber, clock)),
     mail: mailSimulator ?? (config.mail.provider === 'smtp' ? createSmtpMailer(config.mail.url, config.mail.from) : createMailSimulator(config.mail.from)),
     storage: createPhotoStorage(config.storage),
@@ -78,5 +95,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
   };
   // Stored message bodies are sealed with the system key: derive it now, off the event loop.
   await ctx.cipher.prepare(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt);
-  return { ctx, database, storedHashKeyOpened: storedHashKey.opened, close: () => database.close() };
+  const close = async () => {
+    await pgBus?.close();
+    await database.close();
+  };
+  return { ctx, database, storedHashKeyOpened: storedHashKey.opened, close };
 }

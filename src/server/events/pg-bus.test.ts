@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
 import { buildUser, signIn, type TestUser } from '../test/factories';
+import { createContext } from '../create-context';
 import { EVENTS_CHANNEL, LISTENER_APPLICATION_NAME, noticePayload } from './pg-bus';
 
 describe('realtime notices', () => {
@@ -89,6 +90,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances, on Pos
       }
     } finally {
       stream.close();
+    }
+  });
+
+  it("tells a page open on instance B of what a command-line context changed (its context's own bus)", async () => {
+    const user = await buildUser(a);
+    const stream = await openStreamOnB(user);
+    // A context as each CLI command builds it: no app, no scheduler, the same database.
+    const cli = await createContext(a.ctx.config);
+    try {
+      cli.ctx.events.publish(user.id, { type: 'entries.changed', entryId: 'from-the-cli' });
+      expect(await readStreamUntil(stream.reader, (t) => t.includes('from-the-cli'), 2_000)).toContain('from-the-cli');
+    } finally {
+      stream.close();
+      await cli.close();
     }
   });
 
