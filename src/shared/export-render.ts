@@ -1,4 +1,5 @@
 import type { JournalEntry } from './journal';
+import { messages } from './messages';
 
 // The text exports (plain text, Markdown, JSON) and the PDF's words: the server writes them for
 // every journal (src/server/export/), and the browser for a Vault journal, where it is unlocked.
@@ -76,11 +77,24 @@ export function rangeLabel(from?: string, to?: string): string {
   return 'All entries';
 }
 
-/** The line under an entry's date: '8:57 PM · Web', or 'Written <day> at 8:57 PM · Web' for a day filled in later. */
+/**
+ * The zone an entry's times are shown in, as the journal shows them: the entry's own (where it was
+ * written: an imported trip keeps its zone, and a later move of the profile changes no entry), else
+ * the profile's.
+ */
+export const entryZone = (entry: ExportEntry, timeZone: string) => zoneOf(entry.time_zone || timeZone);
+
+/**
+ * The line under an entry's date: '8:57 PM · Web', or 'Written <day> at 8:57 PM · Web' for a day
+ * filled in later; times in the entry's own zone, named when it is not the profile's ('8:57 PM ·
+ * Tokyo time · Web'), as the journal says it.
+ */
 export function entryMeta(entry: ExportEntry, timeZone: string): string {
-  const writtenOn = localDay(new Date(entry.created_at), timeZone);
-  const time = formatTime(entry.created_at, timeZone);
-  return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`} · ${sourceLabel(entry)}`;
+  const zone = entryZone(entry, timeZone);
+  const writtenOn = localDay(new Date(entry.created_at), zone);
+  const time = formatTime(entry.created_at, zone);
+  const otherZone = zone !== zoneOf(timeZone) ? ` · ${messages.entryZone(zone)}` : '';
+  return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`}${otherZone} · ${sourceLabel(entry)}`;
 }
 
 /** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in the user's timezone, with its offset. */
@@ -130,7 +144,7 @@ export function renderMarkdown(input: ExportInput): string {
   return parts.join('\n');
 }
 
-/** JSON: `{exported_at, timezone, entries: [...]}`, each entry as the API shows it, with its times in the user's zone too. */
+/** JSON: `{exported_at, timezone, entries: [...]}`, each entry as the API shows it, with its times in its own zone too (`time_zone`). */
 export function renderJson(input: ExportInput): string {
   return JSON.stringify(
     {
@@ -147,8 +161,8 @@ export function renderJson(input: ExportInput): string {
         tags: entry.tags,
         word_count: entry.word_count,
         time_zone: entry.time_zone ?? null,
-        created_at_local: isoInZone(entry.created_at, input.timezone),
-        updated_at_local: isoInZone(entry.updated_at, input.timezone),
+        created_at_local: isoInZone(entry.created_at, entryZone(entry, input.timezone)),
+        updated_at_local: isoInZone(entry.updated_at, entryZone(entry, input.timezone)),
         ...(input.photos && { photos: photos.map((p) => ({ file_name: p.file_name, file_size: Number(p.file_size), mime_type: p.mime_type })) }),
       })),
     },

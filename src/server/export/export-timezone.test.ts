@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CachedEntry } from '../journal/cache';
 import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
@@ -58,6 +59,28 @@ describe('exports show dates and times in the profile’s timezone', () => {
     expect(res.body).toContain('Tuesday, November 17, 2026 · 3:57 PM · Web');
     expect(isoInZone('2026-11-17T01:57:00.000Z', 'Pacific/Kiritimati')).toBe('2026-11-17T15:57:00+14:00');
     expect(isoInZone('2026-11-17T01:57:00.000Z', 'UTC')).toBe('2026-11-17T01:57:00+00:00');
+  });
+
+  it('every format shows an entry’s times in its own zone, as the journal does, after the profile moved', async () => {
+    // Written in Tokyo at 10:57 AM on Tuesday the 17th; the profile has moved to Honolulu since.
+    const traveller = await journalUser(t, { timezone: 'Asia/Tokyo' });
+    await createEntry(t, traveller, { content: 'Ramen near the station', entry_date: '2026-11-17' });
+    const moved = await t.app.inject({ method: 'PATCH', url: '/api/profile', headers: traveller.headers, payload: { timezone: 'Pacific/Honolulu' } });
+    expect(moved.statusCode).toBe(200);
+
+    const text = (await exportAs(traveller, 'txt')).body;
+    expect(text).toContain('Tuesday, November 17, 2026 · 10:57 AM · Tokyo time · Web');
+    // Not the profile's zone, where it was the evening before: 'Written Monday, November 16… 3:57 PM'.
+    expect(text).not.toContain('3:57 PM ·');
+    expect(text).toContain('Times in Pacific/Honolulu');
+    expect((await exportAs(traveller, 'md')).body).toContain('## Tuesday, November 17, 2026\n\n*10:57 AM · Tokyo time · Web*');
+    const json = (await exportAs(traveller, 'json')).json();
+    expect(json.entries[0]).toMatchObject({ time_zone: 'Asia/Tokyo', created_at: '2026-11-17T01:57:00.000Z', created_at_local: '2026-11-17T10:57:00+09:00' });
+    expect(json.timezone).toBe('Pacific/Honolulu');
+    // The ZIP (Day One's format) carries the instant in UTC and the entry's zone beside it.
+    const zip = unzipSync(new Uint8Array((await exportAs(traveller, 'zip')).rawPayload));
+    const dayOne = JSON.parse(strFromU8(zip['Journal.json']!));
+    expect(dayOne.entries[0]).toMatchObject({ creationDate: '2026-11-17T01:57:00Z', timeZone: 'Asia/Tokyo' });
   });
 
   it('the PDF prints the same local times', async () => {
