@@ -82,7 +82,7 @@ export function rangeLabel(from?: string, to?: string): string {
  * written: an imported trip keeps its zone, and a later move of the profile changes no entry), else
  * the profile's.
  */
-export const entryZone = (entry: ExportEntry, timeZone: string) => zoneOf(entry.time_zone || timeZone);
+export const entryZone = (entry: Pick<ExportEntry, 'time_zone'>, timeZone: string) => zoneOf(entry.time_zone || timeZone);
 
 /**
  * The line under an entry's date: '8:57 PM · Web', or 'Written <day> at 8:57 PM · Web' for a day

@@ -1,8 +1,26 @@
 import fontkit from '@pdf-lib/fontkit';
 import { lexer, type Token, type Tokens } from 'marked';
-import { PDFDocument, rgb, type Color, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import {
+  beginText,
+  endText,
+  PDFArray,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRef,
+  rgb,
+  setFillingColor,
+  setFontAndSize,
+  setTextMatrix,
+  showText,
+  type Color,
+  type PDFFont,
+  type PDFImage,
+  type PDFPage,
+} from 'pdf-lib';
 import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, zoneLabel, type ExportEntry, type ExportInput } from './export-render';
 import { COLORS, MARGIN, PAGE_HEIGHT, PAGE_WIDTH, PHOTO_CELL_MAX_HEIGHT, PHOTO_GAP, photoGrid, photoPixels } from './pdf-layout';
+import { PdfStreamWriter } from './pdf-writer';
 
 // The journal's PDF, drawn with pdf-lib: by the server in its PDF workers (src/server/export/
 // pdf-worker/) and by the browser for a Vault journal, where it is unlocked
@@ -86,6 +104,33 @@ function padSubsetGlyphs(font: { createSubset(): unknown }) {
   };
 }
 
+/**
+ * pdf-lib shapes each line it draws through fontkit whole, and a journal is mostly the same words
+ * again: each word is shaped once a document instead (as pdfkit did), and a line is its words'
+ * glyphs. Nothing a font joins (a ligature, an emoji sequence) spans a space.
+ */
+function shapeWordsOnce(font: PDFFont): PDFFont {
+  const encode = font.encodeText.bind(font);
+  const words = new Map<string, string>();
+  const hexOf = (word: string) => {
+    let hex = words.get(word);
+    if (hex === undefined) words.set(word, (hex = word ? encode(word).asString() : ''));
+    return hex;
+  };
+  const space = hexOf(' ');
+  const width = font.widthOfTextAtSize.bind(font);
+  const widths = new Map<string, number>();
+  const widthOf = (word: string) => {
+    let w = widths.get(word);
+    if (w === undefined) widths.set(word, (w = word ? width(word, 1) : 0));
+    return w;
+  };
+  const spaceWidth = widthOf(' ');
+  font.encodeText = (text: string) => PDFHexString.of(text.split(' ').map(hexOf).join(space));
+  font.widthOfTextAtSize = (text: string, size: number) => text.split(' ').reduce((sum, word, i) => sum + widthOf(word) + (i ? spaceWidth : 0), 0) * size;
+  return font;
+}
+
 /** The faces of one document, embedded (as subsets) the first time a text needs them. */
 class Faces {
   private readonly loaded = new Map<PdfFace, Face>();
@@ -106,7 +151,7 @@ class Faces {
       const scale = 1 / metrics.unitsPerEm;
       // Subset: a journal uses a few hundred of DejaVu's 6,000 glyphs; a whole face is 700 KB.
       this.loaded.set(name, {
-        font: await this.doc.embedFont(file, { subset: true }),
+        font: shapeWordsOnce(await this.doc.embedFont(file, { subset: true })),
         ascent: metrics.ascent * scale,
         // pdfkit's line height, which the layout was made with: ascender, line gap and descender.
         lineHeight: (metrics.ascent + metrics.lineGap - metrics.descent) * scale,
@@ -205,7 +250,7 @@ interface Word {
 class Flow {
   page: PDFPage;
   y = MARGIN;
-  private readonly widths = new Map<string, number>();
+  private readonly fontKeys = new Map<PdfFace, PDFName>();
 
   constructor(
     private readonly doc: PDFDocument,
@@ -220,7 +265,18 @@ class Flow {
 
   addPage() {
     this.page = this.doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    this.fontKeys.clear();
     this.y = MARGIN;
+  }
+
+  /** A face's name in the page's resources, one a face (pdf-lib's drawText adds one for every call). */
+  private fontKey(name: PdfFace): PDFName {
+    let key = this.fontKeys.get(name);
+    if (!key) {
+      const { font } = this.faces.get(name);
+      this.fontKeys.set(name, (key = this.page.node.newFontDictionary(font.name, font.ref)));
+    }
+    return key;
   }
 
   /** pdfkit's moveDown: `lines` lines of `face` at `size`. */
@@ -230,13 +286,7 @@ class Flow {
   }
 
   width(run: Run, size: number): number {
-    const key = `${run.face}\u0000${run.text}`;
-    let width = this.widths.get(key);
-    if (width === undefined) {
-      width = this.faces.get(run.face).font.widthOfTextAtSize(run.text, 1);
-      this.widths.set(key, width);
-    }
-    return width * size;
+    return this.faces.get(run.face).font.widthOfTextAtSize(run.text, size);
   }
 
   /** A line of runs broken into words at spaces. */
@@ -340,13 +390,18 @@ class Flow {
     return this;
   }
 
+  /** One line's runs, each in its face, on one baseline. */
   private draw(runs: readonly Run[], x: number, baseline: number, options: TextOptions) {
+    const operators = [beginText(), setFillingColor(options.color)];
     for (const run of runs) {
       if (run.text) {
-        this.page.drawText(run.text, { x, y: PAGE_HEIGHT - baseline, font: this.faces.get(run.face).font, size: options.size, color: options.color });
+        const { font } = this.faces.get(run.face);
+        operators.push(setFontAndSize(this.fontKey(run.face), options.size), setTextMatrix(1, 0, 0, 1, x, PAGE_HEIGHT - baseline), showText(font.encodeText(run.text)));
       }
       x += this.width(run, options.size);
     }
+    operators.push(endText());
+    this.page.pushOperators(...operators);
   }
 
   rule(indent = 0) {
@@ -545,6 +600,13 @@ async function embedPhoto<Photo>(doc: PDFDocument, bytes: Uint8Array, maxPixels:
   return picture.kind !== 'other' && !fits ? embedAsIs(doc, bytes, picture.kind) : null;
 }
 
+/** The streams of the page being written, which are not done yet. */
+function openStreams(page: PDFPage): PDFRef[] {
+  const contents = page.node.get(PDFName.of('Contents'));
+  if (contents instanceof PDFRef) return [contents];
+  return contents instanceof PDFArray ? contents.asArray().filter((ref): ref is PDFRef => ref instanceof PDFRef) : [];
+}
+
 const plain = (text: string, style: TextStyle = 'regular'): Span[] => [{ text, style }];
 
 /** The title page: 'Journal', the range, the count, when it was exported and in which zone. */
@@ -565,10 +627,17 @@ const ENTRIES_BETWEEN_PAUSES = 25;
 
 /**
  * The journal as a PDF: a title page, then one section per entry with its date heading, time,
- * title, tags, text (its Markdown drawn) and, when asked for, photos.
+ * title, tags, text (its Markdown drawn) and, when asked for, photos. Its bytes go to `write` as
+ * the pages are made, and the file is whole when this resolves.
  */
-export async function renderPdf<Entry extends ExportEntry>(input: ExportInput<Entry>, sources: PdfSources<Entry['photos'][number]>): Promise<Uint8Array> {
+export async function renderPdf<Entry extends ExportEntry>(
+  input: ExportInput<Entry>,
+  sources: PdfSources<Entry['photos'][number]>,
+  write: (bytes: Uint8Array) => void | Promise<void>,
+): Promise<void> {
   const doc = await PDFDocument.create();
+  const writer = new PdfStreamWriter(doc, write);
+  await writer.start();
   doc.setTitle('Journal');
   doc.setCreator('Jotline');
   doc.setCreationDate(input.exportedAt);
@@ -581,8 +650,12 @@ export async function renderPdf<Entry extends ExportEntry>(input: ExportInput<En
   titlePage(flow, input);
   flow.addPage();
   for (const [index, entry] of input.entries.entries()) {
-    // A pause now and then: a long journal does not hold the thread (a tab, a worker's messages) for its whole length.
-    if (index % ENTRIES_BETWEEN_PAUSES === ENTRIES_BETWEEN_PAUSES - 1) await new Promise((resolve) => setTimeout(resolve, 0));
+    // Now and then, the pages made so far go out, and a pause: a long journal does not hold the
+    // thread (a tab, a worker's messages) for its whole length.
+    if (index % ENTRIES_BETWEEN_PAUSES === ENTRIES_BETWEEN_PAUSES - 1) {
+      await writer.flush(openStreams(flow.page));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
     const blocks = entry.content ? markdownBlocks(entry.content) : [];
     const needed = facesOf(blocks);
     if (entry.tags.length) needed.add('oblique');
@@ -622,7 +695,10 @@ export async function renderPdf<Entry extends ExportEntry>(input: ExportInput<En
       for (const photo of entry.photos) {
         const bytes = await sources.photo(photo);
         const image = bytes && (await embedPhoto(doc, bytes, maxPixels, sources));
-        if (image) images.push(image);
+        if (!image) continue;
+        // Into the document now, so the photo's bytes can go out with the next pages and be let go.
+        await image.embed();
+        images.push(image);
       }
       flow.moveDown(0.5, BODY_SIZE);
       for (const row of photoGrid(images, width)) {
@@ -632,7 +708,8 @@ export async function renderPdf<Entry extends ExportEntry>(input: ExportInput<En
         for (const placed of row.photos) flow.image(images.shift()!, placed.x, top + placed.y, placed.width, placed.height);
         flow.y = top + row.height + PHOTO_GAP;
       }
+      await writer.flush(openStreams(flow.page));
     }
   }
-  return doc.save();
+  await writer.end();
 }

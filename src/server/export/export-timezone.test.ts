@@ -1,10 +1,13 @@
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CachedEntry } from '../journal/cache';
 import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
 import { isoInZone } from '../../shared/export-render';
-import { newPdfDocument, renderPdf } from './pdf';
+import { renderPdf } from '../../shared/pdf';
+import { pageLines } from '../../shared/pdf-test-support';
+import { readPdfFont } from './pdf-fonts';
 
 // 01:57 UTC on November 17th is 3:57 PM on Monday, November 16th in Honolulu (UTC-10)
 // and 3:57 PM on Tuesday, November 17th on Kiritimati (UTC+14).
@@ -83,22 +86,18 @@ describe('exports show dates and times in the profile’s timezone', () => {
     expect(dayOne.entries[0]).toMatchObject({ creationDate: '2026-11-17T01:57:00Z', timeZone: 'Asia/Tokyo' });
   });
 
-  it('the PDF prints the same local times', async () => {
+  it('the PDF prints the same local times, an entry’s own zone too', async () => {
     const entry = (over: Partial<CachedEntry>) =>
-      ({ id: 'e', title: null, content: 'Sunset swim', source: 'web', tags: [], photos: [], entry_date: '2026-11-16', created_at: NOW.toISOString(), updated_at: NOW.toISOString(), ...over }) as unknown as CachedEntry;
-    const doc = newPdfDocument();
-    const written: string[] = [];
-    const text = doc.text.bind(doc);
-    vi.spyOn(doc, 'text').mockImplementation(((value: string, ...rest: unknown[]) => {
-      written.push(String(value));
-      return (text as (...args: unknown[]) => PDFKit.PDFDocument)(value, ...rest);
-    }) as typeof doc.text);
-    doc.resume();
-    const storage = { get: async () => null } as never;
-    await renderPdf(doc, { entries: [entry({}), entry({ entry_date: '2026-11-10' })], timezone: 'Pacific/Honolulu', exportedAt: NOW, today: '2026-11-16', photos: false }, storage);
-    expect(written).toContain('Exported Monday, November 16, 2026 at 3:57 PM HST');
-    expect(written).toContain('Times in Pacific/Honolulu');
-    expect(written).toContain('3:57 PM · Web');
-    expect(written).toContain('Written Monday, November 16, 2026 at 3:57 PM · Web');
+      ({ id: 'e', title: null, content: 'Sunset swim', source: 'web', tags: [], photos: [], entry_date: '2026-11-16', created_at: NOW.toISOString(), updated_at: NOW.toISOString(), time_zone: 'Pacific/Honolulu', ...over }) as unknown as CachedEntry;
+    const chunks: Uint8Array[] = [];
+    const entries = [entry({}), entry({ entry_date: '2026-11-17', time_zone: 'Asia/Tokyo' }), entry({ entry_date: '2026-11-10' })];
+    await renderPdf({ entries, timezone: 'Pacific/Honolulu', exportedAt: NOW, today: '2026-11-16', photos: false }, { font: readPdfFont, photo: async () => null }, (bytes) => void chunks.push(bytes));
+    const doc = await PDFDocument.load(Buffer.concat(chunks));
+    const lines = doc.getPages().flatMap((page) => pageLines(doc, page));
+    expect(lines).toContain('Exported Monday, November 16, 2026 at 3:57 PM HST');
+    expect(lines).toContain('Times in Pacific/Honolulu');
+    expect(lines).toContain('3:57 PM · Web');
+    expect(lines).toContain('10:57 AM · Tokyo time · Web');
+    expect(lines).toContain('Written Monday, November 16, 2026 at 3:57 PM · Web');
   });
 });

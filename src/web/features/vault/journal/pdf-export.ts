@@ -53,6 +53,7 @@ async function reencode(bytes: Uint8Array, maxPixels: number): Promise<Uint8Arra
 
 /** The journal's PDF, with its photos when asked for them. */
 export async function journalPdf(input: ExportInput<JournalEntry>, photo: (photo: EntryPhoto) => Promise<Uint8Array | null>): Promise<Blob> {
-  const bytes = await renderPdf(input, { font, photo, reencode });
-  return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' });
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  await renderPdf(input, { font, photo, reencode }, (bytes) => void parts.push(bytes as Uint8Array<ArrayBuffer>));
+  return new Blob(parts, { type: 'application/pdf' });
 }
