@@ -1,5 +1,7 @@
+import { tzOffset } from '@date-fns/tz';
 import type { JournalEntry } from './journal';
 import { messages } from './messages';
+import { isValidTimeZone, localDate, wallClock } from './zones';
 
 // The text exports (plain text, Markdown, JSON) and the PDF's words: the server writes them for
 // every journal (src/server/export/), and the browser for a Vault journal, where it is unlocked.
@@ -19,20 +21,8 @@ export interface ExportInput<Entry extends ExportEntry = ExportEntry> {
   photos: boolean;
 }
 
-const validZones = new Map<string, boolean>();
-function zoneOf(timeZone: string): string {
-  let valid = validZones.get(timeZone);
-  if (valid === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone });
-      valid = true;
-    } catch {
-      valid = false;
-    }
-    validZones.set(timeZone, valid);
-  }
-  return valid ? timeZone : 'UTC';
-}
+/** A zone the runtime knows, else UTC. */
+const zoneOf = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : 'UTC');
 
 /** A formatter per zone and kind, made once: a ten-year export asks for thousands of times. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -45,9 +35,7 @@ function formatterFor(kind: string, timeZone: string, options: Intl.DateTimeForm
 }
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a timezone. */
-export function localDay(instant: Date, timeZone: string): string {
-  return formatterFor('day', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-CA').format(instant);
-}
+export const localDay = (instant: Date, timeZone: string) => localDate(instant, zoneOf(timeZone));
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
@@ -97,21 +85,13 @@ export function entryMeta(entry: ExportEntry, timeZone: string): string {
   return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`}${otherZone} · ${sourceLabel(entry)}`;
 }
 
-/** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in the user's timezone, with its offset. */
+/** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in a timezone, with its offset. */
 export function isoInZone(iso: string, timeZone: string): string {
-  const format = formatterFor('iso', timeZone, {
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZoneName: 'longOffset',
-  });
-  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName!.replace('GMT', '');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+  const zone = zoneOf(timeZone);
+  const instant = new Date(iso);
+  const offset = tzOffset(zone, instant);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${wallClock(instant, zone)}${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
 }
 
 /** Plain text: a header, then each entry under its date, separated by a rule. */
