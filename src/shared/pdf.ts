@@ -94,8 +94,9 @@ function padSubsetGlyphs(font: { createSubset(): unknown }) {
     const index = addGlyph.call(this, gid);
     const glyph = this.glyf[index]!;
     if (glyph.length % 2) {
-      // The engine's own Buffer (Node's, or its polyfill in the browser): its encoder takes no other.
-      const padded = (glyph.constructor as unknown as { alloc(size: number): Uint8Array }).alloc(glyph.length + 1);
+      // Of the glyph's own type (the engine's Buffer: Node's, or its polyfill in a browser), which its encoder takes.
+      const type = glyph.constructor as unknown as { alloc?(size: number): Uint8Array };
+      const padded = type.alloc ? type.alloc(glyph.length + 1) : new Uint8Array(glyph.length + 1);
       padded.set(glyph);
       this.glyf[index] = padded;
       this.offset += 1;
