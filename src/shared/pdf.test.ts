@@ -131,6 +131,8 @@ describe("the journal's PDF (the server's and a Vault journal's in the browser)"
       '```',
       '',
       '> quoted [a link](https://example.com/a) <b>kept</b>',
+      '',
+      'Tabbed\tcolumns',
     ].join('\n');
     asked.clear();
     const doc = await PDFDocument.load(await pdfOf(input([entry('a', '2026-11-22', markdown)]), { font: fonts, photo: async () => null }));
@@ -145,6 +147,7 @@ describe("the journal's PDF (the server's and a Vault journal's in the browser)"
       '2. two',
       'const x = 1;',
       'quoted a link (https://example.com/a) <b>kept</b>',
+      'Tabbed    columns',
     ]);
     expect([...asked].sort()).toEqual(['bold', 'mono', 'oblique', 'regular']);
     expect(new Set(fontNames(doc))).toEqual(new Set(['DejaVuSans', 'DejaVuSans-Bold', 'DejaVuSans-Oblique', 'DejaVuSansMono']));

@@ -205,8 +205,8 @@ function runsOf(spans: readonly Span[], faces: Faces): Run[] {
     const face = faces.get(span.style);
     const plain = (text: string) => {
       let out = '';
-      // Variation selectors and joiners outside an emoji print nothing on their own.
-      for (const ch of text.replace(/[\uFE0E\uFE0F\u200D]/g, '')) out += ch === '\n' || face.has(ch.codePointAt(0)!) ? ch : '?';
+      // Variation selectors and joiners outside an emoji print nothing on their own; a tab is a space in a line of text.
+      for (const ch of text.replace(/[\uFE0E\uFE0F\u200D]/g, '').replace(/\t/g, '    ')) out += ch === '\n' || face.has(ch.codePointAt(0)!) ? ch : '?';
       if (out) push(out, span.style);
     };
     let at = 0;
@@ -540,7 +540,7 @@ function blocksOf(tokens: readonly Token[], indent: number, out: Block[], muted 
 }
 
 /** An entry's text as blocks: its Markdown read by marked's lexer (GitHub's flavour, a line break kept as one). */
-export function markdownBlocks(content: string): Block[] {
+function markdownBlocks(content: string): Block[] {
   return blocksOf(lexer(content.replace(/\r\n?/g, '\n'), { gfm: true, breaks: true }), 0, []);
 }
 
