@@ -26,10 +26,9 @@ export class PdfStreamWriter {
     await this.out([bytes]);
   }
 
-  /** Writes out the streams made so far, except `open` ones (the page being written), and lets them go. */
-  async flush(open: readonly PDFRef[] = []): Promise<void> {
-    const done = this.doc.context.enumerateIndirectObjects().filter(([ref, object]) => object instanceof PDFStream && !open.includes(ref));
-    await this.writeObjects(done);
+  /** Writes out the streams in the document so far (pages done, photos), and lets them go. */
+  async flush(): Promise<void> {
+    await this.writeObjects(this.doc.context.enumerateIndirectObjects().filter(([, object]) => object instanceof PDFStream));
   }
 
   /** Embeds the fonts (subsets of the glyphs used), then writes everything left, the cross-reference table and the trailer. */

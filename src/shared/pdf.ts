@@ -2,12 +2,14 @@ import fontkit from '@pdf-lib/fontkit';
 import { lexer, type Token, type Tokens } from 'marked';
 import {
   beginText,
+  degrees,
+  drawImage,
+  drawLine,
   endText,
-  PDFArray,
   PDFDocument,
   PDFHexString,
-  PDFName,
-  PDFRef,
+  type PDFName,
+  type PDFOperator,
   rgb,
   setFillingColor,
   setFontAndSize,
@@ -247,10 +249,15 @@ interface Word {
   spaceWidth: number;
 }
 
-/** The pages being written, with a cursor: `y` from the top of the page. */
+/**
+ * The pages being written, with a cursor: `y` from the top of the page. A page's drawing is kept
+ * here and goes into the document as its content when the page is done, so a page written out is
+ * held nowhere after.
+ */
 class Flow {
   page: PDFPage;
   y = MARGIN;
+  private operators: PDFOperator[] = [];
   private readonly fontKeys = new Map<PdfFace, PDFName>();
 
   constructor(
@@ -265,9 +272,17 @@ class Flow {
   }
 
   addPage() {
+    this.endPage();
     this.page = this.doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
     this.fontKeys.clear();
     this.y = MARGIN;
+  }
+
+  /** The page's drawing into the document, as its content. */
+  endPage() {
+    if (!this.operators.length) return;
+    this.page.node.addContentStream(this.doc.context.register(this.doc.context.contentStream(this.operators)));
+    this.operators = [];
   }
 
   /** A face's name in the page's resources, one a face (pdf-lib's drawText adds one for every call). */
@@ -402,15 +417,16 @@ class Flow {
       x += this.width(run, options.size);
     }
     operators.push(endText());
-    this.page.pushOperators(...operators);
+    this.operators.push(...operators);
   }
 
   rule(indent = 0) {
-    this.page.drawLine({ start: { x: MARGIN + indent, y: PAGE_HEIGHT - this.y }, end: { x: PAGE_WIDTH - MARGIN, y: PAGE_HEIGHT - this.y }, thickness: 0.5, color: RULE });
+    this.operators.push(...drawLine({ start: { x: MARGIN + indent, y: PAGE_HEIGHT - this.y }, end: { x: PAGE_WIDTH - MARGIN, y: PAGE_HEIGHT - this.y }, thickness: 0.5, color: RULE }));
   }
 
   image(image: PDFImage, x: number, top: number, width: number, height: number) {
-    this.page.drawImage(image, { x: MARGIN + x, y: PAGE_HEIGHT - top - height, width, height });
+    const name = this.page.node.newXObject('Image', image.ref);
+    this.operators.push(...drawImage(name, { x: MARGIN + x, y: PAGE_HEIGHT - top - height, width, height, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) }));
   }
 }
 
@@ -601,13 +617,6 @@ async function embedPhoto<Photo>(doc: PDFDocument, bytes: Uint8Array, maxPixels:
   return picture.kind !== 'other' && !fits ? embedAsIs(doc, bytes, picture.kind) : null;
 }
 
-/** The streams of the page being written, which are not done yet. */
-function openStreams(page: PDFPage): PDFRef[] {
-  const contents = page.node.get(PDFName.of('Contents'));
-  if (contents instanceof PDFRef) return [contents];
-  return contents instanceof PDFArray ? contents.asArray().filter((ref): ref is PDFRef => ref instanceof PDFRef) : [];
-}
-
 const plain = (text: string, style: TextStyle = 'regular'): Span[] => [{ text, style }];
 
 /** The title page: 'Journal', the range, the count, when it was exported and in which zone. */
@@ -654,7 +663,7 @@ export async function renderPdf<Entry extends ExportEntry>(
     // Now and then, the pages made so far go out, and a pause: a long journal does not hold the
     // thread (a tab, a worker's messages) for its whole length.
     if (index % ENTRIES_BETWEEN_PAUSES === ENTRIES_BETWEEN_PAUSES - 1) {
-      await writer.flush(openStreams(flow.page));
+      await writer.flush();
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     const blocks = entry.content ? markdownBlocks(entry.content) : [];
@@ -709,8 +718,9 @@ export async function renderPdf<Entry extends ExportEntry>(
         for (const placed of row.photos) flow.image(images.shift()!, placed.x, top + placed.y, placed.width, placed.height);
         flow.y = top + row.height + PHOTO_GAP;
       }
-      await writer.flush(openStreams(flow.page));
+      await writer.flush();
     }
   }
+  flow.endPage();
   await writer.end();
 }
