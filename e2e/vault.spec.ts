@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
+import { blankGlyphs, pageLines } from '../src/shared/pdf-test-support';
 import sharp from 'sharp';
 import { vaultMessages } from '../src/shared/vault-messages';
 import { signUpVerified } from './support';
@@ -110,22 +111,24 @@ test('turn the vault on, text, unlock, search, edit, export, lock, sign in by li
   expect(new TextDecoder().decode(files['Journal.json'])).toContain('Zebra crossing by the sea');
 
   // A photo sealed here as it is written, then the PDF with photos, made here too: the photo opened
-  // and drawn in it.
+  // and drawn in it, the entry's Markdown drawn and its emoji kept.
   await page.getByRole('button', { name: 'New entry' }).click();
   const writer = page.getByRole('dialog', { name: 'New entry' });
-  await writer.getByLabel('Your entry').fill('Kingfisher over the weir');
+  await writer.getByLabel('Your entry').fill('Kingfisher over the **weir** 🐦');
   const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#0ea5e9' } }).png().toBuffer();
   await writer.locator('input[type=file]').setInputFiles({ name: 'weir.png', mimeType: 'image/png', buffer: photo });
   await expect(writer.getByRole('list', { name: 'Attached photos' }).getByRole('listitem')).toHaveCount(1);
   await writer.getByRole('button', { name: 'Save' }).click();
   await expect(writer).toBeHidden();
-  await expect(cards(page).filter({ hasText: 'Kingfisher over the weir' })).toBeVisible({ timeout: 20_000 });
+  await expect(cards(page).filter({ hasText: 'Kingfisher over the' })).toBeVisible({ timeout: 20_000 });
   const pdf = await exportAs(page, 'PDF', true);
   expect(pdf.name).toMatch(/^journal-export-\d{4}-\d{2}-\d{2}\.pdf$/);
   expect(pdf.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   const doc = await PDFDocument.load(new Uint8Array(pdf.body));
   // The title page, then the entries.
   expect(doc.getPageCount()).toBeGreaterThan(1);
+  expect(doc.getPages().flatMap((p) => pageLines(doc, p))).toContain('Kingfisher over the weir 🐦');
+  expect(blankGlyphs(doc)).toEqual([]);
   const images = doc.context
     .enumerateIndirectObjects()
     .map(([, object]) => object)

@@ -1,4 +1,7 @@
+import { tzOffset } from '@date-fns/tz';
 import type { JournalEntry } from './journal';
+import { messages } from './messages';
+import { isValidTimeZone, localDate, wallClock } from './zones';
 
 // The text exports (plain text, Markdown, JSON) and the PDF's words: the server writes them for
 // every journal (src/server/export/), and the browser for a Vault journal, where it is unlocked.
@@ -18,20 +21,8 @@ export interface ExportInput<Entry extends ExportEntry = ExportEntry> {
   photos: boolean;
 }
 
-const validZones = new Map<string, boolean>();
-function zoneOf(timeZone: string): string {
-  let valid = validZones.get(timeZone);
-  if (valid === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone });
-      valid = true;
-    } catch {
-      valid = false;
-    }
-    validZones.set(timeZone, valid);
-  }
-  return valid ? timeZone : 'UTC';
-}
+/** A zone the runtime knows, else UTC. */
+const zoneOf = (timeZone: string) => (isValidTimeZone(timeZone) ? timeZone : 'UTC');
 
 /** A formatter per zone and kind, made once: a ten-year export asks for thousands of times. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -44,9 +35,7 @@ function formatterFor(kind: string, timeZone: string, options: Intl.DateTimeForm
 }
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a timezone. */
-export function localDay(instant: Date, timeZone: string): string {
-  return formatterFor('day', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-CA').format(instant);
-}
+export const localDay = (instant: Date, timeZone: string) => localDate(instant, zoneOf(timeZone));
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
@@ -76,28 +65,33 @@ export function rangeLabel(from?: string, to?: string): string {
   return 'All entries';
 }
 
-/** The line under an entry's date: '8:57 PM · Web', or 'Written <day> at 8:57 PM · Web' for a day filled in later. */
+/**
+ * The zone an entry's times are shown in, as the journal shows them: the entry's own (where it was
+ * written: an imported trip keeps its zone, and a later move of the profile changes no entry), else
+ * the profile's.
+ */
+export const entryZone = (entry: Pick<ExportEntry, 'time_zone'>, timeZone: string) => zoneOf(entry.time_zone || timeZone);
+
+/**
+ * The line under an entry's date: '8:57 PM · Web', or 'Written <day> at 8:57 PM · Web' for a day
+ * filled in later; times in the entry's own zone, named when it is not the profile's ('8:57 PM ·
+ * Tokyo time · Web'), as the journal says it.
+ */
 export function entryMeta(entry: ExportEntry, timeZone: string): string {
-  const writtenOn = localDay(new Date(entry.created_at), timeZone);
-  const time = formatTime(entry.created_at, timeZone);
-  return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`} · ${sourceLabel(entry)}`;
+  const zone = entryZone(entry, timeZone);
+  const writtenOn = localDay(new Date(entry.created_at), zone);
+  const time = formatTime(entry.created_at, zone);
+  const otherZone = zone !== zoneOf(timeZone) ? ` · ${messages.entryZone(zone)}` : '';
+  return `${writtenOn === entry.entry_date ? time : `Written ${formatDay(writtenOn)} at ${time}`}${otherZone} · ${sourceLabel(entry)}`;
 }
 
-/** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in the user's timezone, with its offset. */
+/** '2026-11-16T20:57:00-05:00': an instant as ISO 8601 in a timezone, with its offset. */
 export function isoInZone(iso: string, timeZone: string): string {
-  const format = formatterFor('iso', timeZone, {
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZoneName: 'longOffset',
-  });
-  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName!.replace('GMT', '');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+  const zone = zoneOf(timeZone);
+  const instant = new Date(iso);
+  const offset = tzOffset(zone, instant);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${wallClock(instant, zone)}${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
 }
 
 /** Plain text: a header, then each entry under its date, separated by a rule. */
@@ -130,7 +124,7 @@ export function renderMarkdown(input: ExportInput): string {
   return parts.join('\n');
 }
 
-/** JSON: `{exported_at, timezone, entries: [...]}`, each entry as the API shows it, with its times in the user's zone too. */
+/** JSON: `{exported_at, timezone, entries: [...]}`, each entry as the API shows it, with its times in its own zone too (`time_zone`). */
 export function renderJson(input: ExportInput): string {
   return JSON.stringify(
     {
@@ -147,8 +141,8 @@ export function renderJson(input: ExportInput): string {
         tags: entry.tags,
         word_count: entry.word_count,
         time_zone: entry.time_zone ?? null,
-        created_at_local: isoInZone(entry.created_at, input.timezone),
-        updated_at_local: isoInZone(entry.updated_at, input.timezone),
+        created_at_local: isoInZone(entry.created_at, entryZone(entry, input.timezone)),
+        updated_at_local: isoInZone(entry.updated_at, entryZone(entry, input.timezone)),
         ...(input.photos && { photos: photos.map((p) => ({ file_name: p.file_name, file_size: Number(p.file_size), mime_type: p.mime_type })) }),
       })),
     },

@@ -1,5 +1,5 @@
-// The journal PDF's page and photo layout: the server draws it with pdfkit (src/server/export/pdf.ts),
-// the browser with pdf-lib for a Vault journal (src/web/features/vault/journal/pdf.ts).
+// The journal PDF's page and photo layout, for its one renderer (src/shared/pdf.ts), which the server
+// runs in its PDF workers and the browser for a Vault journal.
 
 /** Letter, in points, with an inch of margin all round. */
 export const PAGE_WIDTH = 612;

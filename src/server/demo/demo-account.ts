@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createEntrySchema } from '../../shared/journal';
 import { TRIAL_DAYS } from '../../shared/limits';
+import { zonedInstant } from '../../shared/zones';
 import { hashPassword } from '../auth/passwords';
 import { deleteUser, findUserByEmail, phoneExists } from '../auth/repo';
 import { createAccount } from '../auth/sign-up';
@@ -13,7 +14,6 @@ import { removeAllPhotoFiles } from '../photos/service';
 import { recordInboundText } from '../sms/inbound';
 import { processInboundMessage } from '../sms/inbound-job';
 import { demoPhoto } from './images';
-import { zonedInstant } from './local-time';
 import { planDemoYear, type LocalTime, type PlannedWebEntry } from './plan';
 import { seededRandom, type Random } from './random';
 
@@ -86,7 +86,7 @@ export async function createDemoAccount(ctx: AppContext): Promise<DemoAccount> {
   const random = seededRandom(20_261_122);
   const plan = planDemoYear(localDate(now, DEMO_TIMEZONE), DEMO_DAYS, random);
   // Each entry is written as of the moment it is about, never later than now.
-  const momentOf = (day: string, time: LocalTime) => new Date(Math.min(zonedInstant(day, time, DEMO_TIMEZONE).getTime(), now.getTime() - 60_000));
+  const momentOf = (day: string, time: LocalTime) => new Date(Math.min(zonedInstant(day, `${time.hour}:${time.minute}`, DEMO_TIMEZONE).getTime(), now.getTime() - 60_000));
   const clock = manualClock(momentOf(plan[0]!.date, { hour: 7, minute: 0 }));
   const demo: AppContext = { ...ctx, clock };
 

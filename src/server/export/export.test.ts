@@ -6,7 +6,6 @@ import { createEntry, journalUser, multipart, testImage, type JournalTestUser } 
 import { appendSmsToDayEntry } from '../journal/sms-entries';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
-import { toPdfText } from './pdf-fonts';
 
 describe('exporting the journal', () => {
   let t: TestApp;
@@ -88,12 +87,6 @@ describe('exporting the journal', () => {
     expect(withPhotos.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(withPhotos.rawPayload.toString('latin1')).toContain('/Subtype /Image');
     expect(plain.rawPayload.toString('latin1')).not.toContain('/Subtype /Image');
-  });
-
-  it('prints what the built-in PDF fonts can show', () => {
-    expect(toPdfText('café “quoted” — ok')).toBe('café “quoted” — ok');
-    expect(toPdfText('coffee ☕ and 😀👍🏽 done')).toBe('coffee  and  done');
-    expect(toPdfText('日本')).toBe('??');
   });
 
   it('refuses with a clear message when there is nothing to export', async () => {

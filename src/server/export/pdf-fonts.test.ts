@@ -1,59 +1,44 @@
-import { inflateSync } from 'node:zlib';
-import PDFDocument from 'pdfkit';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blankGlyphs, fontNames, pageLines } from '../../shared/pdf-test-support';
 import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
-import { registerPdfFonts } from './pdf-fonts';
 
-const WORLD = 'Ελληνικά, Русский, עברית, café, 中文 and 😀';
-
-/** The PDF's fonts (BaseFont names) and the text its ToUnicode maps can give back (as code points). */
-function readPdf(pdf: Buffer): { fonts: string[]; mapped: Set<number> } {
-  const raw = pdf.toString('latin1');
-  const fonts = [...raw.matchAll(/\/BaseFont \/([\w+-]+)/g)].map((m) => m[1]!.replace(/^[A-Z]{6}\+/, ''));
-  const mapped = new Set<number>();
-  for (const [, body] of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let text: string;
-    try {
-      text = inflateSync(Buffer.from(body!, 'latin1')).toString('latin1');
-    } catch {
-      continue; // an image or an uncompressed stream
-    }
-    if (!text.includes('begincmap')) continue;
-    for (const [, hex] of text.matchAll(/<([0-9a-fA-F]{4,})>/g)) mapped.add(parseInt(hex!, 16));
-  }
-  return { fonts, mapped };
-}
-
-describe('fonts of the PDF export', () => {
+describe('the words of the PDF export, as the server makes it', () => {
   let t: TestApp;
   let user: JournalTestUser;
   beforeAll(async () => {
     t = await buildTestApp();
+    t.clock.set(new Date('2026-11-17T01:57:00Z'));
     user = await journalUser(t);
-    await createEntry(t, user, { title: 'Путешествие', content: WORLD, tags: 'ταξίδι' });
+    await createEntry(t, user, { title: 'Путешествие 🧳', content: 'Ελληνικά, Русский, עברית, café, 中文 and 😀', tags: 'ταξίδι', entry_date: '2026-11-16' });
+    await createEntry(t, user, { content: 'Too much pie 🥧 with 👨‍👩‍👧 behind a 🔒 door', entry_date: '2026-11-15' });
+    await createEntry(t, user, { content: 'Day One **Bold** and *italic*, `code`\n\n- [ ] call mum\n- [x] buy pie\n- a list', entry_date: '2026-11-14' });
   });
   afterAll(() => t.close());
 
   const exportPdf = async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/export?format=pdf', headers: user.headers });
     expect(res.statusCode).toBe(200);
-    return readPdf(res.rawPayload);
+    const doc = await PDFDocument.load(res.rawPayload);
+    return { doc, lines: doc.getPages().flatMap((page) => pageLines(doc, page)) };
   };
 
-  describe('with the DejaVu fonts (a dependency)', () => {
-    it('embeds DejaVu and keeps Greek, Cyrillic and Hebrew as text', async () => {
-      const { fonts, mapped } = await exportPdf();
-      expect(new Set(fonts)).toEqual(new Set(['DejaVuSans-Bold', 'DejaVuSans', 'DejaVuSans-Oblique']));
-      for (const ch of 'ΕλРусעברתé') expect(mapped.has(ch.codePointAt(0)!), ch).toBe(true);
-    });
+  it('sets any script DejaVu prints as text, emoji in Noto Emoji (every word kept), and what neither has as ?', async () => {
+    const { doc, lines } = await exportPdf();
+    expect(new Set(fontNames(doc))).toEqual(new Set(['DejaVuSans-Bold', 'DejaVuSans', 'DejaVuSans-Oblique', 'DejaVuSansMono', 'NotoEmoji-Regular']));
+    expect(lines).toContain('Путешествие 🧳');
+    expect(lines).toContain('#ταξίδι');
+    // The Hebrew word drawn right to left, its glyphs read back in the order they are seen.
+    expect(lines).toContain('Ελληνικά, Русский, ,תירבע café, ?? and 😀');
+    expect(lines).toContain('Too much pie 🥧 with 👨‍👩‍👧 behind a 🔒 door');
+    // Drawn, not only there as text.
+    expect(blankGlyphs(doc)).toEqual([]);
+  });
 
-    it('prints what the font lacks as ? rather than empty boxes, and keeps only the emoji it draws', () => {
-      const fonts = registerPdfFonts(new PDFDocument());
-      expect(fonts.unicode).toBe(true);
-      expect(fonts.printable('body', 'Русский 中文')).toBe('Русский ??');
-      // DejaVu 2.37 draws ☕ and 😀 (in one colour), not 👍 nor 🦄; a sequence it cannot draw goes whole.
-      expect(fonts.printable('body', 'coffee ☕, done 😀👍🏽\u200d🦄!')).toBe('coffee ☕, done 😀!');
-    });
+  it('draws an entry’s Markdown instead of printing its asterisks', async () => {
+    const { lines } = await exportPdf();
+    expect(lines).toEqual(expect.arrayContaining(['Day One Bold and italic, code', '☐ call mum', '☑ buy pie', '• a list']));
+    expect(lines.filter((line) => /\*|`|\[ \]/.test(line))).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ interface ExportFile {
   body: string | Readable;
 }
 
-/** Formats made in worker threads (pdfkit, yazl), streamed out as they are written. */
+/** Formats made in worker threads (the PDF renderer, yazl), streamed out as they are written. */
 const MADE_BY_WORKERS = {
   pdf: { workers: pdfWorkers, contentType: 'application/pdf', busy: messages.pdfExport.busy },
   zip: { workers: zipWorkers, contentType: 'application/zip', busy: messages.zipExport.busy },

@@ -31,9 +31,9 @@ const PDF_TIMEOUT_MS = 5 * 60_000;
 const IDLE_MS = 60_000;
 
 /**
- * Makes exports in worker threads so they never block the server's event loop (PDFs with pdfkit,
- * ZIPs with yazl: the worker at `workerUrl`): `size` workers, at most `maxQueued` exports waiting
- * for one. Each export streams out as it is written; a slow reader holds up the worker's photos.
+ * Makes exports in worker threads so they never block the server's event loop (PDFs with the
+ * journal's renderer, src/shared/pdf.ts; ZIPs with yazl: the worker at `workerUrl`): `size`
+ * workers, at most `maxQueued` exports waiting for one. Each export streams out as it is written; a slow reader holds up the worker's photos.
  */
 export class ExportWorkerPool {
   private readonly slots: Slot[] = [];

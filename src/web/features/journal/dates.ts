@@ -2,21 +2,29 @@
  * Dates as the journal shows them: en-US, 12-hour clock (spec 9).
  *
  * The journal's first screen formats a date and a time on every card. Each `toLocale…String` call
- * with options builds a new ICU formatter, and a phone pays for loading ICU's data on the first one,
- * so calendar days are spelled out here without Intl, and the one formatter a time zone needs is
- * built once and kept.
+ * with options builds a new ICU formatter, so each formatter here is built once, on first use, and
+ * kept: one for calendar days (in UTC, where a YYYY-MM-DD day is itself) and one per time zone.
  */
 
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+let dayFormat: Intl.DateTimeFormat | undefined;
+let shortDayFormats: { sameYear: Intl.DateTimeFormat; otherYear: Intl.DateTimeFormat } | undefined;
+
+/** A YYYY-MM-DD day as a Date at its noon in UTC, or null when it is not a day. */
+function calendarDay(day: string): Date | null {
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return null;
+  const date = new Date(Date.UTC(y, m - 1, d, 12));
+  // Date.UTC takes years 0–99 as 1900–1999.
+  date.setUTCFullYear(y);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
 
 /** '2026-03-03' → 'Tuesday, March 3, 2026'; the day is a calendar day, so no timezone shifts it. */
 export function formatEntryDay(entryDate: string): string {
-  const [y, m, d] = entryDate.split('-').map(Number);
-  if (!y || !m || !d) return entryDate;
-  const date = new Date(Date.UTC(y, m - 1, d, 12));
-  if (Number.isNaN(date.getTime())) return entryDate;
-  return `${WEEKDAYS[date.getUTCDay()]}, ${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+  const date = calendarDay(entryDate);
+  if (!date) return entryDate;
+  dayFormat ??= new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return dayFormat.format(date);
 }
 
 /** The browser's own zone. */
@@ -65,10 +73,13 @@ export function localMoment(instant: Date, timeZone: string | undefined): LocalM
 
 /** '2026-03-04' → 'Mar 4', with the year when it is not `sameYearAs`'s. */
 export function formatShortDay(date: string, sameYearAs: string): string {
-  const [y, m, d] = date.split('-').map(Number);
-  if (!y || !m || !d) return date;
-  const day = `${MONTHS[m - 1]!.slice(0, 3)} ${d}`;
-  return date.slice(0, 4) === sameYearAs.slice(0, 4) ? day : `${day}, ${y}`;
+  const day = calendarDay(date);
+  if (!day) return date;
+  shortDayFormats ??= {
+    sameYear: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+    otherYear: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }),
+  };
+  return (date.slice(0, 4) === sameYearAs.slice(0, 4) ? shortDayFormats.sameYear : shortDayFormats.otherYear).format(day);
 }
 
 /** The current year in `timeZone` (the journal's days are counted there), else in the browser's. */

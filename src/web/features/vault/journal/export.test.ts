@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JournalEntry } from '../../../../shared/journal';
+import { PDF_FONT_FILES, type PdfFace } from '../../../../shared/pdf';
 import { saveBlob } from '../../../api/download';
 import { SEALED_PHOTO_MARK } from '../../journal/photo-src';
 import { exportInBrowser } from './export';
@@ -17,13 +18,13 @@ const journal: JournalEntry[] = [
   {
     id: 'a',
     title: 'Море',
-    content: 'Kingfisher over the weir. Зимородок.',
+    content: 'Kingfisher over the weir. Зимородок. 🐦',
     version: 1,
     source: 'web',
     entry_date: '2026-11-22',
     created_at: '2026-11-22T12:00:00.000Z',
     updated_at: '2026-11-22T12:00:00.000Z',
-    tags: [],
+    tags: ['birds'],
     word_count: 5,
     time_zone: null,
     photos: [{ id: 'p', url: `/media/p?sig=1${SEALED_PHOTO_MARK}`, thumbnail_url: '', file_name: 'weir.png', file_size: 100, mime_type: 'image/png' }],
@@ -34,7 +35,7 @@ vi.mock('./vault-journal', () => ({ wholeVaultJournal: async () => journal, jour
 vi.mock('./photos', () => ({ openedPhotoBytes: vi.fn() }));
 vi.mock('../../../api/download', () => ({ saveBlob: vi.fn() }));
 
-const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const require = createRequire(import.meta.url);
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -46,14 +47,15 @@ describe("a Vault journal's PDF export", () => {
     const fetched: string[] = [];
     vi.stubGlobal('fetch', async (url: string) => {
       fetched.push(url);
-      const file = /(DejaVuSans(-Bold|-Oblique)?\.ttf)$/.exec(url)?.[1];
-      return file ? new Response(readFileSync(join(fontDir, file))) : new Response(null, { status: 404 });
+      const face = (Object.keys(PDF_FONT_FILES) as PdfFace[]).find((name) => url.endsWith(basename(PDF_FONT_FILES[name])));
+      return face ? new Response(readFileSync(require.resolve(PDF_FONT_FILES[face]))) : new Response(null, { status: 404 });
     });
 
     const name = await exportInBrowser({ format: 'pdf', from: '', to: '', photos: true });
 
     expect(name).toMatch(/^journal-export-\d{4}-\d{2}-\d{2}\.pdf$/);
-    expect(fetched.map((url) => /[^/]+\.ttf$/.exec(url)?.[0]).sort()).toEqual(['DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf', 'DejaVuSans.ttf']);
+    // The faces this journal uses, and no others (no code: no mono face).
+    expect(fetched.map((url) => /[^/]+\.ttf$/.exec(url)?.[0]).sort()).toEqual(['DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf', 'DejaVuSans.ttf', 'NotoEmoji_400Regular.ttf']);
     expect(openedPhotoBytes).toHaveBeenCalledWith(journal[0]!.photos[0]!.url);
     const [blob, savedAs] = vi.mocked(saveBlob).mock.calls[0]!;
     expect(savedAs).toBe(name);

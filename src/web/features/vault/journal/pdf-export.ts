@@ -1,25 +1,32 @@
-import boldUrl from 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf?url';
-import obliqueUrl from 'dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf?url';
-import regularUrl from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf?url';
-import type { EntryPhoto } from '../../../../shared/journal';
-import { renderPdf, type PdfFontFiles, type PdfInput } from './pdf';
+import emoji from '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf?url';
+import bold from 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf?url';
+import boldOblique from 'dejavu-fonts-ttf/ttf/DejaVuSans-BoldOblique.ttf?url';
+import oblique from 'dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf?url';
+import regular from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf?url';
+import mono from 'dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf?url';
+import type { ExportInput } from '../../../../shared/export-render';
+import type { EntryPhoto, JournalEntry } from '../../../../shared/journal';
+import { renderPdf, type PdfFace } from '../../../../shared/pdf';
 
 // Loaded only when a Vault user makes a PDF (export.ts imports it on demand): pdf-lib, fontkit and
-// DejaVu's three faces (about 2 MB) stay out of every other page load.
+// the fonts stay out of every other page load; a face is fetched only when a journal uses it (the
+// emoji face for emoji, the mono face for code).
 
-let fontFiles: Promise<PdfFontFiles> | null = null;
+const FONT_URLS: Record<PdfFace, string> = { regular, bold, oblique, boldOblique, mono, emoji };
+const fontFiles = new Map<PdfFace, Promise<Uint8Array>>();
 
-async function fetchFont(url: string): Promise<Uint8Array> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`A PDF font could not be fetched (${response.status})`);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-/** DejaVu Sans, as the server's PDF sets it: any script the journal is written in prints. Fetched once a tab. */
-function dejaVu(): Promise<PdfFontFiles> {
-  fontFiles ??= Promise.all([fetchFont(regularUrl), fetchFont(boldUrl), fetchFont(obliqueUrl)]).then(([regular, bold, oblique]) => ({ regular, bold, oblique }));
-  fontFiles.catch(() => (fontFiles = null));
-  return fontFiles;
+/** A face of the PDF (the server's fonts: any script the journal is written in prints). Fetched once a tab. */
+function font(face: PdfFace): Promise<Uint8Array> {
+  let file = fontFiles.get(face);
+  if (!file) {
+    file = fetch(FONT_URLS[face]).then(async (response) => {
+      if (!response.ok) throw new Error(`A PDF font could not be fetched (${response.status})`);
+      return new Uint8Array(await response.arrayBuffer());
+    });
+    file.catch(() => fontFiles.delete(face));
+    fontFiles.set(face, file);
+  }
+  return file;
 }
 
 /** A picture the browser can decode, as a JPEG on white at most `maxPixels` on a side (the server's PDF photos); null when it cannot. */
@@ -45,7 +52,8 @@ async function reencode(bytes: Uint8Array, maxPixels: number): Promise<Uint8Arra
 }
 
 /** The journal's PDF, with its photos when asked for them. */
-export async function journalPdf(input: PdfInput, photo: (photo: EntryPhoto) => Promise<Uint8Array | null>): Promise<Blob> {
-  const bytes = await renderPdf(input, { fonts: await dejaVu(), photo, reencode });
-  return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' });
+export async function journalPdf(input: ExportInput<JournalEntry>, photo: (photo: EntryPhoto) => Promise<Uint8Array | null>): Promise<Blob> {
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  await renderPdf(input, { font, photo, reencode }, (bytes) => void parts.push(bytes as Uint8Array<ArrayBuffer>));
+  return new Blob(parts, { type: 'application/pdf' });
 }

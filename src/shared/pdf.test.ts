@@ -1,18 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFPage } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
-import type { EntryPhoto, JournalEntry } from '../../../../shared/journal';
-import { pictureOf, renderPdf, type PdfFontFiles, type PdfInput } from './pdf';
+import type { ExportInput } from './export-render';
+import type { EntryPhoto, JournalEntry } from './journal';
+import { PDF_FONT_FILES, pictureOf, renderPdf, type PdfFace, type PdfSources } from './pdf';
+import { blankGlyphs, fontNames, pageImages, pageLines } from './pdf-test-support';
 
-const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const fonts: PdfFontFiles = {
-  regular: readFileSync(join(fontDir, 'DejaVuSans.ttf')),
-  bold: readFileSync(join(fontDir, 'DejaVuSans-Bold.ttf')),
-  oblique: readFileSync(join(fontDir, 'DejaVuSans-Oblique.ttf')),
+const require = createRequire(import.meta.url);
+/** The faces from their packages, as the server reads them; which ones a PDF asked for. */
+const asked = new Set<PdfFace>();
+const fonts = async (face: PdfFace) => {
+  asked.add(face);
+  return readFileSync(require.resolve(PDF_FONT_FILES[face]));
 };
+
+/** The whole file, as renderPdf writes it out. */
+async function pdfOf(journal: ExportInput<JournalEntry>, sources: PdfSources<EntryPhoto>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  await renderPdf(journal, sources, (bytes) => void chunks.push(bytes));
+  return Buffer.concat(chunks);
+}
 
 const photo = (id: string, mime_type: string): EntryPhoto => ({ id, url: `/media/${id}`, thumbnail_url: `/media/${id}-t`, file_name: `${id}.jpg`, file_size: 100, mime_type });
 
@@ -32,7 +41,7 @@ const entry = (id: string, entry_date: string, content: string, extra: Partial<J
   ...extra,
 });
 
-const input = (entries: JournalEntry[], photos = true): PdfInput => ({
+const input = (entries: JournalEntry[], photos = true): ExportInput<JournalEntry> => ({
   entries,
   timezone: 'Europe/Kyiv',
   exportedAt: new Date('2026-11-25T10:00:00.000Z'),
@@ -40,42 +49,7 @@ const input = (entries: JournalEntry[], photos = true): PdfInput => ({
   photos,
 });
 
-/** Each page's lines of text, read back through each font's ToUnicode map (the fonts are subsets: glyph ids, not characters, are in the content). */
-function pageLines(doc: PDFDocument, page: PDFPage): string[] {
-  const fontDict = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict);
-  const glyphsOf = new Map<string, Map<string, string>>();
-  for (const [name, ref] of fontDict.entries()) {
-    const toUnicode = doc.context.lookup(ref, PDFDict).lookup(PDFName.of('ToUnicode')) as PDFRawStream;
-    const cmap = new TextDecoder().decode(decodePDFRawStream(toUnicode).decode());
-    const glyphs = new Map<string, string>();
-    for (const [, glyph, units] of cmap.matchAll(/<([0-9a-f]{4})> <([0-9a-f]+)>/gi)) {
-      glyphs.set(glyph!.toLowerCase(), String.fromCharCode(...units!.match(/.{4}/g)!.map((u) => Number.parseInt(u, 16))));
-    }
-    glyphsOf.set(name.toString().slice(1), glyphs);
-  }
-  const contents = page.node.lookup(PDFName.of('Contents'));
-  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref) as PDFRawStream) : [contents as PDFRawStream];
-  const content = streams.map((stream) => new TextDecoder('latin1').decode(decodePDFRawStream(stream).decode())).join('\n');
-  const lines: string[] = [];
-  let glyphs: Map<string, string> | undefined;
-  for (const [, font, hex] of content.matchAll(/\/(\S+) [\d.]+ Tf|<([0-9A-Fa-f]*)> Tj/g)) {
-    if (font) glyphs = glyphsOf.get(font);
-    else lines.push(hex!.toLowerCase().match(/.{4}/g)!.map((g) => glyphs?.get(g) ?? '\uFFFD').join(''));
-  }
-  return lines;
-}
-
-/** The image XObjects each page draws, by their size in pixels. */
-function pageImages(doc: PDFDocument, page: PDFPage): Array<{ width: number; height: number }> {
-  const xObjects = page.node.Resources()!.lookupMaybe(PDFName.of('XObject'), PDFDict);
-  if (!xObjects) return [];
-  return [...xObjects.entries()]
-    .map(([, ref]) => (doc.context.lookup(ref as PDFRef) as PDFRawStream).dict)
-    .filter((dict) => dict.get(PDFName.of('Subtype')) === PDFName.of('Image'))
-    .map((dict) => ({ width: dict.lookup(PDFName.of('Width'), PDFNumber).asNumber(), height: dict.lookup(PDFName.of('Height'), PDFNumber).asNumber() }));
-}
-
-describe("a Vault journal's PDF, made in the browser", () => {
+describe("the journal's PDF (the server's and a Vault journal's in the browser)", () => {
   it('has the title page, each entry under its date heading in any script DejaVu prints, and its photos', async () => {
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#f59e0b' } }).png().toBuffer();
     const webp = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0ea5e9' } }).webp().toBuffer();
@@ -94,7 +68,7 @@ describe("a Vault journal's PDF, made in the browser", () => {
       entry('b', '2026-11-21', 'Rainy afternoon with a good book.', { source: 'sms', created_at: '2026-11-22T08:00:00.000Z' }),
     ];
 
-    const bytes = await renderPdf(input(journal), { fonts, photo: async (p) => stored.get(p.id) ?? null, reencode });
+    const bytes = await pdfOf(input(journal), { font: fonts, photo: async (p) => stored.get(p.id) ?? null, reencode });
 
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
     const doc = await PDFDocument.load(bytes);
@@ -108,7 +82,8 @@ describe("a Vault journal's PDF, made in the browser", () => {
       '2:00 PM · Web',
       'Ранок',
       '#море  #dog',
-      'Привіт, світе! Καλημέρα. שלום. ??',
+      // A Hebrew word is drawn right to left: its glyphs, read back, are in the order they are seen.
+      'Привіт, світе! Καλημέρα. .םולש ??',
       'Saturday, November 21, 2026',
       'Written Sunday, November 22, 2026 at 10:00 AM · Text message',
       'Rainy afternoon with a good book.',
@@ -122,10 +97,68 @@ describe("a Vault journal's PDF, made in the browser", () => {
     expect(reencode).toHaveBeenCalledWith(expect.any(Uint8Array), 700);
   });
 
+  it('draws emoji in the emoji face, sequences whole, and fetches that face only for a journal that has them', async () => {
+    asked.clear();
+    const plainDoc = await PDFDocument.load(await pdfOf(input([entry('a', '2026-11-22', 'No pictures in words')]), { font: fonts, photo: async () => null }));
+    expect(pageLines(plainDoc, plainDoc.getPages()[1]!)).toContain('No pictures in words');
+    expect(asked.has('emoji')).toBe(false);
+
+    const journal = [entry('a', '2026-11-22', 'Too much pie 🥧 at home with 👨‍👩‍👧, door 🔒.\nLoved it ❤️👍🏽 🇺🇦', { title: 'Pie day 🥧', tags: ['food🍕'] })];
+    const doc = await PDFDocument.load(await pdfOf(input(journal), { font: fonts, photo: async () => null }));
+    expect(asked.has('emoji')).toBe(true);
+    expect(fontNames(doc)).toContain('NotoEmoji-Regular');
+    // Every word kept, every emoji drawn (a skin tone in the one colour the face has).
+    expect(pageLines(doc, doc.getPages()[1]!).slice(2)).toEqual(['Pie day 🥧', '#food🍕', 'Too much pie 🥧 at home with 👨‍👩‍👧, door 🔒.', 'Loved it ❤️👍 🇺🇦']);
+    // And drawn, not only there as text: the embedded subsets keep each glyph's outline.
+    expect(blankGlyphs(doc)).toEqual([]);
+  });
+
+  it('draws an entry’s Markdown (Day One’s bold, lists, tasks, code) without its markup', async () => {
+    const markdown = [
+      'Day One **Bold** and *italic* with `npm test`',
+      '',
+      '- first',
+      '- second',
+      '  - nested',
+      '',
+      '- [ ] call mum',
+      '- [x] buy pie',
+      '',
+      '1. one',
+      '2. two',
+      '',
+      '```',
+      'const x = 1;',
+      '```',
+      '',
+      '> quoted [a link](https://example.com/a) <b>kept</b>',
+      '',
+      'Tabbed\tcolumns',
+    ].join('\n');
+    asked.clear();
+    const doc = await PDFDocument.load(await pdfOf(input([entry('a', '2026-11-22', markdown)]), { font: fonts, photo: async () => null }));
+    expect(pageLines(doc, doc.getPages()[1]!).slice(2)).toEqual([
+      'Day One Bold and italic with npm test',
+      '• first',
+      '• second',
+      '• nested',
+      '☐ call mum',
+      '☑ buy pie',
+      '1. one',
+      '2. two',
+      'const x = 1;',
+      'quoted a link (https://example.com/a) <b>kept</b>',
+      'Tabbed    columns',
+    ]);
+    expect([...asked].sort()).toEqual(['bold', 'mono', 'oblique', 'regular']);
+    expect(new Set(fontNames(doc))).toEqual(new Set(['DejaVuSans', 'DejaVuSans-Bold', 'DejaVuSans-Oblique', 'DejaVuSansMono']));
+    expect(blankGlyphs(doc)).toEqual([]);
+  });
+
   it('leaves photos out unless asked for them', async () => {
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#f59e0b' } }).png().toBuffer();
     const read = vi.fn(async () => png);
-    const doc = await PDFDocument.load(await renderPdf(input([entry('a', '2026-11-22', 'Words', { photos: [photo('png', 'image/png')] })], false), { fonts, photo: read }));
+    const doc = await PDFDocument.load(await pdfOf(input([entry('a', '2026-11-22', 'Words', { photos: [photo('png', 'image/png')] })], false), { font: fonts, photo: read }));
     expect(doc.getPages().flatMap((page) => pageImages(doc, page))).toEqual([]);
     expect(read).not.toHaveBeenCalled();
   });
@@ -145,15 +178,15 @@ describe("a Vault journal's PDF, made in the browser", () => {
     };
     const reencode = vi.fn(async () => small);
     // One photo alone: at most 1200 px on a side, as on the server.
-    expect(await imagesOf(await renderPdf(input(journal('large')), { fonts, photo: read, reencode }))).toEqual([{ width: 1200, height: 18 }]);
+    expect(await imagesOf(await pdfOf(input(journal('large')), { font: fonts, photo: read, reencode }))).toEqual([{ width: 1200, height: 18 }]);
     expect(reencode).toHaveBeenCalledWith(large, 1200);
-    expect(await imagesOf(await renderPdf(input(journal('large')), { fonts, photo: read, reencode: async () => null }))).toEqual([{ width: 1300, height: 20 }]);
-    expect(await imagesOf(await renderPdf(input(journal('junk')), { fonts, photo: read, reencode: async () => null }))).toEqual([]);
+    expect(await imagesOf(await pdfOf(input(journal('large')), { font: fonts, photo: read, reencode: async () => null }))).toEqual([{ width: 1300, height: 20 }]);
+    expect(await imagesOf(await pdfOf(input(journal('junk')), { font: fonts, photo: read, reencode: async () => null }))).toEqual([]);
   });
 
   it('wraps long text within the margins and goes on over as many pages as it needs, every word kept', async () => {
     const words = Array.from({ length: 1500 }, (_, i) => `word${i}`);
-    const doc = await PDFDocument.load(await renderPdf(input([entry('a', '2026-11-22', words.join(' '))]), { fonts, photo: async () => null }));
+    const doc = await PDFDocument.load(await pdfOf(input([entry('a', '2026-11-22', words.join(' '))]), { font: fonts, photo: async () => null }));
     const pages = doc.getPages();
     expect(pages.length).toBeGreaterThan(3);
     const body = pages.slice(1).flatMap((page) => pageLines(doc, page)).slice(2);
@@ -161,7 +194,7 @@ describe("a Vault journal's PDF, made in the browser", () => {
     // Every line fits the 468 pt between the margins, and lines are not left half empty.
     const regular = await PDFDocument.create().then(async (d) => {
       d.registerFontkit((await import('@pdf-lib/fontkit')).default);
-      return d.embedFont(fonts.regular);
+      return d.embedFont(await fonts('regular'));
     });
     const widths = body.map((line) => regular.widthOfTextAtSize(line, 11.5));
     expect(Math.max(...widths)).toBeLessThanOrEqual(468);
