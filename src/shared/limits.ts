@@ -7,6 +7,9 @@ export const RESET_PASSWORD_MIN_LENGTH = 6;
 
 export const TRIAL_DAYS = 10;
 
+/** Twilio's own maximum for one message (10 segments); anything longer did not come from a handset. */
+export const INBOUND_TEXT_MAX = 1600;
+
 /** Rate-limit windows (server side, and mirrored in the browser). */
 export const RATE_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_FAILURES_PER_WINDOW = 5;
