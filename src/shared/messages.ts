@@ -58,7 +58,9 @@ export const messages = {
     slowHint: 'Taking longer than expected?',
     checkAgain: 'Check Again',
     needHelp: 'Need help?',
-    instructionsSent: "Instructions sent: if you didn't receive the text, check your spam folder or contact support.",
+    /** Texts have no spam folder: say where a text from an unknown number goes, and what STOP does. */
+    instructionsSent:
+      'No text yet? Check that the number is yours, and look under unknown or filtered senders in your messages. If you once texted STOP to Jotline, text START to it first. Still stuck? Write to support@jotline.app.',
     tryAgain: 'Try Again',
     backToSignUpButton: 'Back to Sign Up',
     backToSignUp: 'Back to sign up',
@@ -119,6 +121,11 @@ export const messages = {
   routeError: {
     heading: 'Unexpected Application Error!',
   },
+  /** An open tab whose code a new build replaced: "A new version of Jotline is available — reload". */
+  newVersion: {
+    available: 'A new version of Jotline is available',
+    reload: 'reload',
+  },
   entries: {
     contentEmpty: 'Content cannot be empty',
     contentTooLong: 'Content too long (max 10,000 characters)',
@@ -162,6 +169,7 @@ export const messages = {
     createFirst: 'Create Your First Entry',
     noMatchesTitle: 'No entries match your search',
     noMatches: 'Try adjusting your search terms or filters',
+    reversedDates: 'From must be on or before To',
     loadMore: 'Load more',
     newEntry: 'New entry',
 
@@ -202,7 +210,6 @@ export const messages = {
     subscribeLead: 'Both plans include everything. Cancel any time.',
     monthlyNote: 'Billed monthly. Cancel any time.',
     bestValue: 'BEST VALUE',
-    twoMonthsFree: '2 months free',
     choosePlan: 'Choose',
     redirecting: 'Redirecting to checkout...',
     trialExpiredTitle: 'Trial Expired',
@@ -236,6 +243,8 @@ export const messages = {
     alreadySubscribed: 'You already have a subscription. To switch plans or cancel, use Manage Billing.',
     alreadySubscribedTitle: 'You are already subscribed',
     subscribedNotice: 'Your subscription is active. To switch plans, update your card or cancel, use Manage Billing.',
+    cancelledNotice: (endsOn: string | null) =>
+      `Your subscription is cancelled${endsOn ? ` and ends on ${endsOn}` : ''}. To keep it, or to choose a plan again, use Manage Billing.`,
     manageBilling: 'Manage Billing',
     cancelsOn: 'Your subscription is cancelled and ends on',
     renewsOn: 'Your current billing period ends on',
