@@ -450,7 +450,8 @@ export const messages = {
     zipWithoutJournal: 'This ZIP file holds no Day One journal (a .json file at its top level). Nothing was imported.',
     zipTooBig: 'This ZIP file unpacks to more than 500 MB or 20,000 files, too much to import at once. Nothing was imported.',
     badEntry: (n: number, reason: string) => `Entry ${n} of the file could not be read: ${reason}. Nothing was imported.`,
-    noEntries: 'This file holds no entries to import.',
+    /** A file that parsed but holds no entry (an empty jrnl journal): nothing happened, not a success. */
+    noEntries: 'This file has no entries. Nothing was imported.',
     tooLarge: 'This file is too large to import: a ZIP may be up to 100 MB, a JSON or text file up to 20 MB.',
     rateLimited: 'Too many imports. Please wait a few minutes and try again.',
     /** An encrypted jrnl journal (jrnl 1.x, 2 or 3): jrnl decrypts it, then it imports. */
@@ -462,6 +463,8 @@ export const messages = {
     stalled: 'The import stopped several times before it could finish. What was imported stays in your journal; try the file again to bring in the rest.',
     done: (imported: number, total: number) => `Imported ${imported} of ${total} ${total === 1 ? 'entry' : 'entries'}`,
     photosImported: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} added`,
+    /** After the examples of a reason, when it counts more than it names. */
+    andMore: (n: number) => `and ${n} more`,
     /** The summary's lines, one per reason (shared/import.ts). */
     reasons: {
       already_imported: (n: number) => `${n} ${n === 1 ? 'entry was' : 'entries were'} already in your journal`,
@@ -474,6 +477,8 @@ export const messages = {
       video: (n: number) => `${n} ${n === 1 ? 'video was' : 'videos were'} left out: the journal keeps photos only`,
       audio: (n: number) => `${n} audio ${n === 1 ? 'recording was' : 'recordings were'} left out: the journal keeps photos only`,
       pdf: (n: number) => `${n} PDF ${n === 1 ? 'attachment was' : 'attachments were'} left out: the journal keeps photos only`,
+      future_date: (n: number) =>
+        `${n} ${n === 1 ? 'entry is' : 'entries are'} dated after today, so ${n === 1 ? 'it shows' : 'they show'} at the top of your journal: check ${n === 1 ? 'its date' : 'their dates'}`,
     },
     /** The title of each piece of an entry longer than the entry limit, split so nothing is lost. */
     partTitle: (title: string | null, part: number, parts: number) => (title ? `${title} (${part}/${parts})` : `Part ${part} of ${parts}`),

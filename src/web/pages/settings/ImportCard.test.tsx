@@ -109,7 +109,7 @@ describe('Settings → Import', () => {
       photos_imported: 12,
       photos_skipped: 2,
       reasons: [
-        { reason: 'already_imported', count: 3, examples: ['2024-03-01 “Called mom.”'] },
+        { reason: 'already_imported', count: 4, examples: ['2024-03-01 “Called mom.”', '2024-03-02 “Rain.”', '2024-03-03 “Tea.”'] },
         { reason: 'empty', count: 2, examples: [] },
         { reason: 'photo_missing', count: 2, examples: ['d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)'] },
       ],
@@ -142,13 +142,26 @@ describe('Settings → Import', () => {
     const status = await card.findByRole('status');
     expect(status).toHaveTextContent('Imported 195 of 200 entries');
     expect(status).toHaveTextContent('12 photos added');
-    expect(status).toHaveTextContent('3 entries were already in your journal');
+    expect(status).toHaveTextContent('4 entries were already in your journal');
+    // Three examples of four: the fourth is counted, not lost from sight.
+    expect(status).toHaveTextContent('2024-03-01 “Called mom.” · 2024-03-02 “Rain.” · 2024-03-03 “Tea.” · and 1 more');
+    expect(status).toHaveTextContent('d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06) · and 1 more');
     expect(status).toHaveTextContent('2 entries have no text and no photos');
     expect(status).toHaveTextContent('2 photos named in the file are missing from the ZIP');
     expect(status).toHaveTextContent('d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)');
     expect(within(status).getByRole('link', { name: messages.importer.openJournal })).toHaveAttribute('href', '/journal');
     expect(card.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(sessionStorage.getItem('jotline.import')).toBeNull();
+  });
+
+  it('says a file with no entries has none, rather than "Imported 0 of 0 entries" as a success', async () => {
+    const api = installSettingsApi();
+    sessionStorage.setItem('jotline.import', 'imp-1');
+    api.on('GET /api/imports/imp-1', reply(200, progress({ status: 'done', total: 0 })));
+    renderSettings();
+    const status = await (await findCard()).findByRole('status');
+    expect(status).toHaveTextContent(messages.importer.noEntries);
+    expect(status).not.toHaveTextContent('Imported 0 of 0');
   });
 
   it('shows an import still running after the page is reloaded', async () => {
