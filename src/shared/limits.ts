@@ -2,8 +2,8 @@
 export const EMAIL_MAX_LENGTH = 254;
 export const PHONE_MAX_LENGTH = 15;
 export const PHONE_MAX_DIGITS = 11;
-export const SIGNUP_PASSWORD_MIN_LENGTH = 8;
-export const RESET_PASSWORD_MIN_LENGTH = 6;
+/** One password rule for sign-up, reset and change (shared/auth-schemas.ts): this long, with an upper- and a lower-case letter and a digit. */
+export const PASSWORD_MIN_LENGTH = 8;
 
 export const TRIAL_DAYS = 10;
 

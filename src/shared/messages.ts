@@ -87,7 +87,7 @@ export const messages = {
     goToSignIn: 'Go to Sign In',
     fillAllFields: 'Please fill in all fields',
     mismatch: 'Passwords do not match',
-    tooShort: 'Password must be at least 6 characters long',
+    passwordRule: 'At least 8 characters, with an uppercase letter, a lowercase letter and a number.',
     updated: 'Password updated',
   },
   profile: {
