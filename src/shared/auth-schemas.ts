@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isSuspiciousInput as isSuspiciousText } from './validation';
-import { EMAIL_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './limits';
+import { EMAIL_MAX_LENGTH, PASSWORD_MIN_LENGTH, PHONE_MAX_LENGTH } from './limits';
 import { messages, titled } from './messages';
 import { normalizeUsPhone } from './phone';
 
@@ -71,7 +71,7 @@ export const signUpSchema = z.object({
   /** Any common US format; becomes +1 and ten digits. */
   phoneNumber: z
     .string({ error: invalidPhone })
-    .max(32, invalidPhone)
+    .max(PHONE_MAX_LENGTH, invalidPhone)
     .transform((value, ctx) => {
       const phone = normalizeUsPhone(value);
       if (!phone) {

@@ -1,6 +1,7 @@
 /** Limits from the product spec, shared by the web app and the server. */
 export const EMAIL_MAX_LENGTH = 254;
-export const PHONE_MAX_LENGTH = 15;
+/** Characters the phone field and the API take (punctuation and spaces included): digits are what count, at most PHONE_MAX_DIGITS. */
+export const PHONE_MAX_LENGTH = 32;
 export const PHONE_MAX_DIGITS = 11;
 /** One password rule for sign-up, reset and change (shared/auth-schemas.ts): this long, with an upper- and a lower-case letter and a digit. */
 export const PASSWORD_MIN_LENGTH = 8;
