@@ -6,11 +6,13 @@ export const messages = {
   signIn: {
     emailRequired: 'Email is required for sign in',
     suspiciousInput: 'Invalid input detected. Please check your email address.',
-    tooManyAttemptsLocal: 'Too many sign-in attempts. Please wait before trying again.',
+    /** The browser's own count (5 in 15 minutes): how long until the oldest attempt leaves the window. */
+    tooManyAttemptsLocal: (minutes: number) => `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
     failedTitle: 'Sign in failed',
     invalidCredentials: 'Invalid email or password. Please check your credentials and try again.',
     invalidEmail: 'Please enter a valid email address.',
-    rateLimited: 'Too many login attempts. Please wait a few minutes before trying again.',
+    /** The server's lock: attempts count for 15 minutes. */
+    rateLimited: 'Too many sign-in attempts. Try again in 15 minutes.',
     connection: 'Connection error. Please check your internet connection and try again.',
     success: 'Welcome back! Redirecting to your journal...',
     securityValidationFailed: 'Security validation failed',
