@@ -150,11 +150,11 @@ export const recoverSchema = z.object({
   email: z.string({ error: messages.reset.emailRequired }).trim().toLowerCase().min(1, messages.reset.emailRequired),
 });
 
-/** POST /api/auth/verify: a recovery link's token. */
+/** POST /api/auth/verify: a recovery link's token, or an e-mail verification link's. */
 export const verifyRecoverySchema = z.object({
-  /** The `token_hash` query parameter of the reset link. */
+  /** The `token_hash` query parameter of the link. */
   token_hash: z.string().optional(),
-  /** Only recovery links are verified here. */
+  /** recovery (answers a session) or email (answers {email_verified: true}). */
   type: z.string().optional(),
 });
 
@@ -174,8 +174,12 @@ export const logoutSchema = z.object({
 export interface AuthUser {
   id: string;
   email: string;
+  /** The owner opened the link e-mailed at sign-up (reset mails go only to a verified address). */
+  email_verified: boolean;
   phone: string | null;
   phone_verified: boolean;
+  /** While the phone is unverified: when the sign-up lapses and is removed (signing in renews it); else null. */
+  sign_up_lapses_at: string | null;
   is_admin: boolean;
   created_at: string;
 }

@@ -98,6 +98,15 @@ export const messages = {
     notAuthenticated: 'User not authenticated',
   },
   signOut: { done: 'Signed out' },
+  /** The link e-mailed at sign-up, and the journal's quiet reminder until it is opened. */
+  emailVerification: {
+    invalidLink: 'This confirmation link is invalid or has expired. Send a new one from your journal.',
+    confirming: 'Confirming your e-mail address...',
+    confirmed: 'E-mail address confirmed',
+    reminder: (email: string) => `Confirm your e-mail: we sent a link to ${email}, so a password reset can reach you.`,
+    sendAgain: 'Send again',
+    sent: 'Confirmation link sent',
+  },
   journal: { tagline: 'Your personal journaling space' },
   auth: {
     notSignedIn: 'You need to sign in to continue.',

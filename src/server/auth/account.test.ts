@@ -21,7 +21,16 @@ describe('the signed-in user: GET and PUT /api/auth/user', () => {
     const user = await buildUser(t, { isAdmin: true, verified: false });
     const res = await apiClient(t).get('/api/auth/user', await signIn(t, user));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, email: user.email, phone: user.phone, phone_verified: false, is_admin: true, created_at: expect.any(String) });
+    expect(res.body).toEqual({
+      id: user.id,
+      email: user.email,
+      email_verified: true,
+      phone: user.phone,
+      phone_verified: false,
+      sign_up_lapses_at: expect.any(String),
+      is_admin: true,
+      created_at: expect.any(String),
+    });
   });
 
   it('refuses a new password that breaks the one rule sign-up holds (8 characters, upper and lower case, a digit)', async () => {

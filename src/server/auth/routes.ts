@@ -14,6 +14,7 @@ import { signInLinkRequestSchema, type SignInLinkResult } from '../../shared/sig
 import { changePassword, getAccount, signOut } from './account';
 import { currentUser, requireUser } from './authenticate';
 import type { Client } from './limits';
+import { sendEmailVerification, verifyEmail } from './email-verification';
 import { checkPhoneVerification } from './phone-verification';
 import { presentSession, presentUser } from './present';
 import { requestRecovery, verifyRecovery } from './recovery';
@@ -31,7 +32,9 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
   app.post('/signup', { schema: { body: signUpRequestSchema } }, async (request): Promise<SignUpResult> => {
-    const { verificationToken } = await signUp(ctx, request.body, clientOf(request));
+    const { userId, verificationToken } = await signUp(ctx, request.body, clientOf(request));
+    // The account stands without it: a mail that could not go is sent again from the journal.
+    await sendEmailVerification(ctx, userId).catch((err: unknown) => request.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'e-mail verification not sent'));
     return { verification_token: verificationToken, redirect_to: '/journal' };
   });
 
@@ -64,6 +67,7 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   });
 
   app.post('/verify', { schema: { body: verifyRecoverySchema } }, async (request) => {
+    if (request.body.type === 'email') return verifyEmail(ctx, request.body.token_hash);
     return presentSession(await verifyRecovery(ctx, request.body));
   });
 
@@ -73,6 +77,11 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
     signedIn.addHook('onRequest', requireUser);
 
     signedIn.get('/user', async (request) => presentUser(await getAccount(ctx, currentUser(request).id)));
+
+    signedIn.post('/verify/resend', async (request) => {
+      await sendEmailVerification(ctx, currentUser(request).id);
+      return {};
+    });
 
     signedIn.put('/user', { schema: { body: updateUserSchema } }, async (request) => {
       return presentUser(await changePassword(ctx, currentUser(request), request.body));
