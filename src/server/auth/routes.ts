@@ -15,6 +15,7 @@ import { changePassword, getAccount, signOut } from './account';
 import { currentUser, requireUser } from './authenticate';
 import type { Client } from './limits';
 import { sendEmailVerification, verifyEmail } from './email-verification';
+import { renewPendingSignUp } from './pending-sign-ups';
 import { checkPhoneVerification } from './phone-verification';
 import { presentSession, presentUser } from './present';
 import { requestRecovery, verifyRecovery } from './recovery';
@@ -76,7 +77,10 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
     // Before the body is checked: no session, 401 whatever was sent.
     signedIn.addHook('onRequest', requireUser);
 
-    signedIn.get('/user', async (request) => presentUser(await getAccount(ctx, currentUser(request).id)));
+    signedIn.get('/user', async (request) => {
+      await renewPendingSignUp(ctx.db, ctx.clock.now(), currentUser(request).id);
+      return presentUser(await getAccount(ctx, currentUser(request).id));
+    });
 
     signedIn.post('/verify/resend', async (request) => {
       await sendEmailVerification(ctx, currentUser(request).id);
