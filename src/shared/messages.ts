@@ -98,6 +98,16 @@ export const messages = {
     notAuthenticated: 'User not authenticated',
   },
   signOut: { done: 'Signed out' },
+  /** The journal's notice while the phone is unverified: nothing texted is journaled until it is. */
+  accountState: {
+    verifyPhoneTitle: 'Verify your phone',
+    verifyPhone: (phone: string, journalNumber: string) =>
+      `Texts from ${phone} are not added to your journal until you reply YES to our text, or text YES to ${journalNumber} from that phone.`,
+    lapses: (time: string) => `Verify by ${time} or this sign-up lapses; while you use Jotline here, that time moves on.`,
+    replyYes: 'Text YES',
+    changeNumber: 'Use another number',
+    textsLandHere: (phone: string) => `Text from ${phone} and it lands here.`,
+  },
   /** The link e-mailed at sign-up, and the journal's quiet reminder until it is opened. */
   emailVerification: {
     invalidLink: 'This confirmation link is invalid or has expired. Send a new one from your journal.',

@@ -10,6 +10,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { useAuth } from '../auth/auth-context';
 import { TrialExpiredPanel } from '../billing/TrialExpiredPanel';
 import { JournalNumberLinks } from '../journal-number';
+import { useAccount } from './AccountBanners';
 import { journalCopy } from './copy';
 import { EntryCard } from './EntryCard';
 import { isFilterActive, type SearchFilter } from './filters';
@@ -120,7 +121,10 @@ function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void })
 }
 
 function WelcomeEmpty({ onCreate }: { onCreate: () => void }) {
-  const { user } = useAuth();
+  // The account as the server has it now (a YES may have landed since sign-in), else the session's.
+  const account = useAccount().data;
+  const session = useAuth().user;
+  const user = account ?? session;
   return (
     <div className="overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
       <div className="bg-linear-to-br from-brand-700 to-brand-900 px-6 py-9 text-white sm:px-10">
@@ -135,7 +139,8 @@ function WelcomeEmpty({ onCreate }: { onCreate: () => void }) {
       </div>
       <div className="flex flex-col gap-4 px-6 py-6 sm:flex-row sm:items-center sm:justify-between sm:px-10">
         <p className="text-sm text-stone-600">
-          {user?.phone ? <>Text from {formatUsPhone(user.phone)} and it lands here.</> : 'Your entries will appear here.'}
+          {/* Only a verified phone's texts are journaled: never promise it before. */}
+          {user?.phone && user.phone_verified ? messages.accountState.textsLandHere(formatUsPhone(user.phone)) : 'Your entries will appear here.'}
         </p>
         <Button size="lg" onClick={onCreate}>
           <PenLine aria-hidden="true" className="size-4" />
