@@ -26,6 +26,8 @@ test('a tab opened before a new build offers a reload instead of failing', async
   await page.getByRole('button', { name: 'Account menu' }).click();
   const prompt = page.getByRole('alert').filter({ hasText: 'A new version of Jotline is available — reload' });
   await expect(prompt).toBeVisible();
+  // The failure is no connection problem: its toast gives way to the prompt.
+  await expect(page.getByText('Please check your connection and try again')).toBeHidden();
 
   // The reload gets the new build (here, the build that runs).
   await page.unrouteAll();

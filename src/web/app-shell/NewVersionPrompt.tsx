@@ -7,7 +7,7 @@ export function NewVersionPrompt() {
   const available = useNewVersionAvailable();
   if (!available) return null;
   return (
-    <div role="alert" className="fixed inset-x-3 bottom-3 z-[100] mx-auto flex max-w-md items-center gap-3 rounded-2xl bg-ink px-4 py-3 text-sm text-white shadow-xl sm:bottom-5">
+    <div role="alert" className="fixed inset-x-3 top-3 z-[100] mx-auto flex max-w-md items-center gap-3 rounded-2xl bg-ink px-4 py-3 text-sm text-white shadow-xl sm:top-5">
       <RefreshCw aria-hidden="true" className="size-4 shrink-0" />
       <p className="flex-1">
         {messages.newVersion.available} —{' '}

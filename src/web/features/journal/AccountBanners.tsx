@@ -67,22 +67,24 @@ function VerifyPhone({ user }: { user: AuthUser }) {
 function ConfirmEmail({ email }: { email: string }) {
   const resend = useMutation({ mutationFn: () => apiRequest('POST', '/api/auth/verify/resend', { body: {} }) });
   return (
-    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 px-1 text-sm text-stone-600">
-      <MailCheck aria-hidden="true" className="size-4 shrink-0 text-stone-500" />
-      <span>{messages.emailVerification.reminder(email)}</span>
-      <button
-        type="button"
-        disabled={resend.isPending || resend.isSuccess}
-        onClick={() =>
-          resend.mutate(undefined, {
-            onSuccess: () => toast.success(messages.emailVerification.sent),
-            onError: () => toast.error(messages.generic.internal),
-          })
-        }
-        className="font-medium text-brand-700 underline-offset-2 hover:underline disabled:text-stone-400 disabled:no-underline"
-      >
-        {resend.isSuccess ? messages.emailVerification.sent : messages.emailVerification.sendAgain}
-      </button>
+    <p className="flex items-start gap-2 px-1 text-sm text-stone-600">
+      <MailCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-stone-500" />
+      <span>
+        {messages.emailVerification.reminder(email)}{' '}
+        <button
+          type="button"
+          disabled={resend.isPending || resend.isSuccess}
+          onClick={() =>
+            resend.mutate(undefined, {
+              onSuccess: () => toast.success(messages.emailVerification.sent),
+              onError: () => toast.error(messages.generic.internal),
+            })
+          }
+          className="font-medium text-brand-700 underline-offset-2 hover:underline disabled:text-stone-400 disabled:no-underline"
+        >
+          {resend.isSuccess ? messages.emailVerification.sent : messages.emailVerification.sendAgain}
+        </button>
+      </span>
     </p>
   );
 }
