@@ -328,6 +328,8 @@ export const messages = {
     sentTitle: 'Check your phone',
     sent: 'If this number belongs to an account with a verified phone, a sign-in link is on its way. It works once, for 15 minutes.',
     useAnotherNumber: 'Use another number',
+    /** A number that texted STOP gets no texts, the link included; said to everyone, so it tells no one whose number it is. */
+    stopped: (journalNumber: string) => `No text? If this phone once texted STOP to Jotline, texts to it are off: text START to ${journalNumber} from it, then ask again.`,
     rateLimited: 'Too many sign-in links asked for. Please wait 15 minutes and try again.',
   },
   /** A pause set by texting PAUSE, shown in settings (issue 6). */
