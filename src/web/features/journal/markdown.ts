@@ -42,7 +42,11 @@ function sanitizer() {
         node.setAttribute('target', '_blank');
         node.setAttribute('rel', 'noopener noreferrer nofollow');
       }
-      if (node.tagName === 'INPUT') node.setAttribute('disabled', '');
+      // The only inputs are Markdown's task boxes (HTML typed into an entry is escaped): read-only boxes.
+      if (node.tagName === 'INPUT') {
+        node.setAttribute('type', 'checkbox');
+        node.setAttribute('disabled', '');
+      }
     });
   }
   return DOMPurify;
