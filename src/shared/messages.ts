@@ -454,6 +454,9 @@ export const messages = {
   importer: {
     title: 'Import',
     lead: 'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl journal (its text file or JSON export), or a Jotline export (the ZIP with photos, or JSON). Importing the same file again adds nothing.',
+    /** With the Vault on, the fingerprints of imports made before it are not kept: say so rather than promise. */
+    leadVault:
+      'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl journal (its text file or JSON export), or a Jotline export (the ZIP with photos, or JSON). Importing the same file again adds nothing, except a file imported before the Vault was turned on: its entries would come in a second time.',
     fileLabel: 'Journal file',
     start: 'Import',
     uploading: 'Uploading',

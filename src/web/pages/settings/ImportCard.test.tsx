@@ -260,6 +260,9 @@ describe('Settings → Import', () => {
     const card = await findCard();
     const user = userEvent.setup();
     expect(await card.findByText(messages.importer.vaultLocked)).toBeInTheDocument();
+    // The Vault does not know what was imported before it: the card does not promise it does.
+    expect(await screen.findByText(messages.importer.leadVault)).toBeInTheDocument();
+    expect(screen.queryByText(messages.importer.lead)).not.toBeInTheDocument();
     await user.upload(card.getByLabelText(messages.importer.fileLabel), journalFile());
     expect(card.getByRole('button', { name: messages.importer.start })).toBeDisabled();
 
