@@ -64,8 +64,13 @@ class FakeEventSource {
       for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) });
     });
   }
+  listensTo(type: string) {
+    return this.listeners.has(type);
+  }
   close() {}
 }
+/** The stream the import follows (the page keeps its own live stream beside it). */
+const importStream = () => FakeEventSource.instances.find((stream) => stream.listensTo('import.progress'));
 
 const journalFile = () => new File(['[2024-03-01 09:00] Called mom.\n'], 'journal.txt', { type: 'text/plain' });
 const lastUpload = async () => {
@@ -133,12 +138,12 @@ describe('Settings → Import', () => {
     xhr.respond(202, { import_id: 'imp-1' });
     const bar = await card.findByRole('progressbar', { name: messages.importer.progress(40, 200) });
     expect(bar).toHaveAttribute('aria-valuenow', '20');
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    expect(FakeEventSource.instances[0]!.url).toBe('/api/events?ticket=ticket-1');
-    FakeEventSource.instances[0]!.emit('import.progress', counts(progress({ imported: 120, skipped: 30 })));
+    await waitFor(() => expect(importStream()).toBeDefined());
+    expect(importStream()!.url).toBe('/api/events?ticket=ticket-1');
+    importStream()!.emit('import.progress', counts(progress({ imported: 120, skipped: 30 })));
     expect(await card.findByRole('progressbar', { name: messages.importer.progress(150, 200) })).toHaveAttribute('aria-valuenow', '75');
 
-    FakeEventSource.instances[0]!.emit('import.progress', counts(final));
+    importStream()!.emit('import.progress', counts(final));
     const status = await card.findByRole('status');
     expect(status).toHaveTextContent('Imported 195 of 200 entries');
     expect(status).toHaveTextContent('12 photos added');
