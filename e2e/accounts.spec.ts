@@ -56,6 +56,16 @@ test('sign up, verify by text, sign in and out, and reset a forgotten password',
   await signIn(page, email, password);
   await signOut(page);
 
+  // The address is confirmed from the link mailed at sign-up: reset mails go only to a confirmed address.
+  const confirmPage = await context.newPage();
+  await confirmPage.goto('/dev/mail');
+  await confirmPage.getByRole('button', { name: /Confirm your Jotline e-mail address/ }).first().click();
+  const confirmHref = await confirmPage.getByRole('link', { name: /auth\/callback/ }).first().getAttribute('href');
+  expect(confirmHref).toContain('type=email');
+  await page.goto(confirmHref!);
+  await expect(page.getByRole('heading', { name: 'E-mail address confirmed' })).toBeVisible();
+  await confirmPage.close();
+
   // Forgot password: the reset e-mail lands in the dev mailbox.
   await page.goto('/sign-in');
   await page.getByRole('button', { name: 'Forgot your password?' }).click();

@@ -11,6 +11,8 @@ const payloads = [
   '<a href="javascript:alert(\'link\')">click me</a>',
   '{{constructor.constructor("alert(\'template\')")()}}',
   '<details open ontoggle="alert(\'details\')">',
+  // Markdown, which the journal renders: links and images that would run code.
+  '**bold** [md link](javascript:alert(\'md\')) ![md image](x" onerror="window.__xss = \'md\') <img src=x onerror="window.__xss = \'md html\'">',
 ];
 
 /** The session the app keeps in localStorage, for API calls as this user. */

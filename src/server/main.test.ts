@@ -85,6 +85,11 @@ describe('jotline serve on SIGTERM', () => {
     return { ended: () => ended, done };
   }
 
+  it('names PUBLIC_URL in its start log, not the address it listens on (sessions belong to one origin)', () => {
+    expect(output).toContain(`Jotline is up at http://localhost:${port}`);
+    expect(output).not.toContain(`http://127.0.0.1:${port}`);
+  });
+
   it('stops accepting, ends event streams, finishes the request in flight, records its text for the next instance, then exits 0', async () => {
     const stream = await openEventStream();
     const sid = 'SM' + randomBytes(16).toString('hex');

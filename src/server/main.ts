@@ -42,6 +42,7 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Jotline is up at ${config.publicUrl}`);
+  // The start log names PUBLIC_URL, where links and sign-in go, never the bound address: a session
+  // made on http://127.0.0.1 is not one on http://localhost.
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: () => `Jotline is up at ${config.publicUrl}` });
 }

@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { authTabTarget } from '../shared/auth-tab';
 import { isWebRoute, NOT_FOUND_PAGE_FILE, prerenderedFile } from '../shared/routes';
@@ -25,7 +25,9 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
     // maps stay on the server (bench/bundle-size.mjs reads them): they are the app's source, 2.4 MB.
     await app.register(fastifyStatic, {
       root,
-      wildcard: false,
+      // Files are looked up on each request, not listed at start: a build made while the server
+      // runs is served whole (its new chunks, and the previous build's it keeps).
+      wildcard: true,
       index: false,
       maxAge: '1y',
       immutable: true,
@@ -37,16 +39,20 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
     varyOnEncoding(reply);
     return payload;
   });
-  // Pages are small and few: each is read once, with its pre-compressed copies.
-  const cache = new Map<string, Buffer | null>();
+  // Pages are served as the build left them on disk: a new build while the server runs hands out its
+  // own shell, whose scripts exist, never a remembered one whose scripts were replaced. Each page is
+  // read again only when its file changed.
+  const cache = new Map<string, { stamp: string; body: Buffer }>();
   const html = (file: string, encoding?: ContentEncoding): Buffer | null => {
     const key = encoding ? `${file}.${encoding === 'br' ? 'br' : 'gz'}` : file;
-    let body = cache.get(key);
-    if (body === undefined) {
-      const path = join(root, key);
-      body = existsSync(path) ? readFileSync(path) : null;
-      cache.set(key, body);
-    }
+    const path = join(root, key);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return null;
+    const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    const hit = cache.get(key);
+    if (hit?.stamp === stamp) return hit.body;
+    const body = readFileSync(path);
+    cache.set(key, { stamp, body });
     return body;
   };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INBOUND_TEXT_MAX } from './limits';
 
 // The admin API's shapes, constants and strings, shared by the server and the admin pages.
 
@@ -7,7 +8,6 @@ const ADMIN_PAGE_SIZE_MAX = 100;
 export const ADMIN_TEST_RESULTS = 20;
 export const SMS_STATS_WINDOW_HOURS = 24;
 export const CONVERSION_WINDOW_DAYS = 30;
-export const LONG_TEST_REPEATS = 50;
 export const OVERSIZED_TEST_LENGTH = 15_000;
 export const CARD_PREVIEW_LENGTH = 80;
 export const RESULT_PREVIEW_LENGTH = 100;
@@ -59,6 +59,8 @@ export const SMS_TEST_TYPES = ['short', 'medium', 'long', 'unicode', 'empty', 'o
 export type SmsTestType = (typeof SMS_TEST_TYPES)[number];
 
 const LONG_SENTENCE = 'Today I took a long walk and thought about everything that happened this week. ';
+/** The long test is as long as one text can be: a longer one is refused whole (the oversized test shows that). */
+export const LONG_TEST_REPEATS = Math.floor(INBOUND_TEXT_MAX / LONG_SENTENCE.length);
 
 /** The built-in test message of each type (what the SMS testing page offers). */
 export function smsTestMessage(type: SmsTestType): string {
@@ -152,10 +154,13 @@ export interface MetricsPoint {
 
 export interface DashboardMetrics {
   period: AdminPeriod;
+  /** Subscriptions that have been charged (a trial with a plan is not, until its trial ends). */
   paidSubscribers: number;
-  /** Active trials. */
+  /** Trials that chose a plan (not cancelled): charged when the trial ends. */
+  convertingTrials: number;
+  /** Active trials of verified accounts. */
   trialUsers: number;
-  /** Percent (one decimal) of trials that resolved in the last 30 days and became paid. */
+  /** Percent (one decimal) of trials that resolved in the last 30 days and were charged. */
   trialConversionRate: number;
   /** Percent (one decimal) of accounts with a verified phone. */
   accountVerificationRate: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isSuspiciousInput as isSuspiciousText } from './validation';
-import { EMAIL_MAX_LENGTH, RESET_PASSWORD_MIN_LENGTH, SIGNUP_PASSWORD_MIN_LENGTH } from './limits';
+import { EMAIL_MAX_LENGTH, PASSWORD_MIN_LENGTH, PHONE_MAX_LENGTH } from './limits';
 import { messages, titled } from './messages';
 import { normalizeUsPhone } from './phone';
 
@@ -52,20 +52,17 @@ const emailAddress = (required: string) =>
     .max(EMAIL_MAX_LENGTH, messages.signIn.invalidEmail)
     .pipe(z.email({ error: messages.signIn.invalidEmail }));
 
-/** Sign-up password: 8 or more characters with an upper-case letter, a lower-case letter and a digit. */
-const signUpPasswordSchema = z
+/**
+ * Every password a user sets (sign-up, reset, change): 8 or more characters with an upper-case
+ * letter, a lower-case letter and a digit. One rule, held by the server.
+ */
+const passwordSchema = z
   .string({ error: messages.signUp.weakPassword })
-  .min(SIGNUP_PASSWORD_MIN_LENGTH, messages.signUp.weakPassword)
+  .min(PASSWORD_MIN_LENGTH, messages.signUp.weakPassword)
   .max(PASSWORD_MAX_LENGTH, messages.auth.passwordTooLong)
   .regex(/[A-Z]/, messages.signUp.weakPassword)
   .regex(/[a-z]/, messages.signUp.weakPassword)
   .regex(/\d/, messages.signUp.weakPassword);
-
-/** A new password set after recovery or from settings: 6 or more characters. */
-const newPasswordSchema = z
-  .string({ error: messages.reset.tooShort })
-  .min(RESET_PASSWORD_MIN_LENGTH, messages.reset.tooShort)
-  .max(PASSWORD_MAX_LENGTH, messages.auth.passwordTooLong);
 
 /** The sign-up form's rules, checked again by the server (fields in the form's order). */
 export const signUpSchema = z.object({
@@ -74,7 +71,7 @@ export const signUpSchema = z.object({
   /** Any common US format; becomes +1 and ten digits. */
   phoneNumber: z
     .string({ error: invalidPhone })
-    .max(32, invalidPhone)
+    .max(PHONE_MAX_LENGTH, invalidPhone)
     .transform((value, ctx) => {
       const phone = normalizeUsPhone(value);
       if (!phone) {
@@ -85,7 +82,7 @@ export const signUpSchema = z.object({
     }),
   /** The person agreed to receive texts; required. */
   smsConsent: z.literal(true, { error: titled(messages.signUp.consentRequiredTitle, messages.signUp.consentRequired) }),
-  password: signUpPasswordSchema,
+  password: passwordSchema,
   /** An IANA zone; Eastern when missing. */
   timezone: z
     .string({ error: messages.signUp.invalidTimezone })
@@ -153,18 +150,18 @@ export const recoverSchema = z.object({
   email: z.string({ error: messages.reset.emailRequired }).trim().toLowerCase().min(1, messages.reset.emailRequired),
 });
 
-/** POST /api/auth/verify: a recovery link's token. */
+/** POST /api/auth/verify: a recovery link's token, or an e-mail verification link's. */
 export const verifyRecoverySchema = z.object({
-  /** The `token_hash` query parameter of the reset link. */
+  /** The `token_hash` query parameter of the link. */
   token_hash: z.string().optional(),
-  /** Only recovery links are verified here. */
+  /** recovery (answers a session) or email (answers {email_verified: true}). */
   type: z.string().optional(),
 });
 
 /** PUT /api/auth/user. */
 export const updateUserSchema = z.object({
-  /** The new password (6 or more characters). */
-  password: newPasswordSchema,
+  /** The new password, by the one rule (passwordSchema). */
+  password: passwordSchema,
 });
 
 /** POST /api/auth/logout. */
@@ -177,8 +174,12 @@ export const logoutSchema = z.object({
 export interface AuthUser {
   id: string;
   email: string;
+  /** The owner opened the link e-mailed at sign-up (reset mails go only to a verified address). */
+  email_verified: boolean;
   phone: string | null;
   phone_verified: boolean;
+  /** While the phone is unverified: when the sign-up lapses and is removed (signing in renews it); else null. */
+  sign_up_lapses_at: string | null;
   is_admin: boolean;
   created_at: string;
 }

@@ -19,6 +19,8 @@ export const IMPORT_REASONS = [
   'video',
   'audio',
   'pdf',
+  // Imported, but named: an entry dated after today sits at the top of the journal.
+  'future_date',
 ] as const;
 export type ImportReason = (typeof IMPORT_REASONS)[number];
 

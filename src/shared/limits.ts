@@ -1,11 +1,15 @@
 /** Limits from the product spec, shared by the web app and the server. */
 export const EMAIL_MAX_LENGTH = 254;
-export const PHONE_MAX_LENGTH = 15;
+/** Characters the phone field and the API take (punctuation and spaces included): digits are what count, at most PHONE_MAX_DIGITS. */
+export const PHONE_MAX_LENGTH = 32;
 export const PHONE_MAX_DIGITS = 11;
-export const SIGNUP_PASSWORD_MIN_LENGTH = 8;
-export const RESET_PASSWORD_MIN_LENGTH = 6;
+/** One password rule for sign-up, reset and change (shared/auth-schemas.ts): this long, with an upper- and a lower-case letter and a digit. */
+export const PASSWORD_MIN_LENGTH = 8;
 
 export const TRIAL_DAYS = 10;
+
+/** Twilio's own maximum for one message (10 segments); anything longer did not come from a handset. */
+export const INBOUND_TEXT_MAX = 1600;
 
 /** Rate-limit windows (server side, and mirrored in the browser). */
 export const RATE_WINDOW_MS = 15 * 60 * 1000;

@@ -6,11 +6,13 @@ export const messages = {
   signIn: {
     emailRequired: 'Email is required for sign in',
     suspiciousInput: 'Invalid input detected. Please check your email address.',
-    tooManyAttemptsLocal: 'Too many sign-in attempts. Please wait before trying again.',
+    /** The browser's own count (5 in 15 minutes): how long until the oldest attempt leaves the window. */
+    tooManyAttemptsLocal: (minutes: number) => `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
     failedTitle: 'Sign in failed',
     invalidCredentials: 'Invalid email or password. Please check your credentials and try again.',
     invalidEmail: 'Please enter a valid email address.',
-    rateLimited: 'Too many login attempts. Please wait a few minutes before trying again.',
+    /** The server's lock: attempts count for 15 minutes. */
+    rateLimited: 'Too many sign-in attempts. Try again in 15 minutes.',
     connection: 'Connection error. Please check your internet connection and try again.',
     success: 'Welcome back! Redirecting to your journal...',
     securityValidationFailed: 'Security validation failed',
@@ -58,7 +60,9 @@ export const messages = {
     slowHint: 'Taking longer than expected?',
     checkAgain: 'Check Again',
     needHelp: 'Need help?',
-    instructionsSent: "Instructions sent: if you didn't receive the text, check your spam folder or contact support.",
+    /** Texts have no spam folder: say where a text from an unknown number goes, and what STOP does. */
+    instructionsSent:
+      'No text yet? Check that the number is yours, and look under unknown or filtered senders in your messages. If you once texted STOP to Jotline, text START to it first. Still stuck? Write to support@jotline.app.',
     tryAgain: 'Try Again',
     backToSignUpButton: 'Back to Sign Up',
     backToSignUp: 'Back to sign up',
@@ -85,7 +89,7 @@ export const messages = {
     goToSignIn: 'Go to Sign In',
     fillAllFields: 'Please fill in all fields',
     mismatch: 'Passwords do not match',
-    tooShort: 'Password must be at least 6 characters long',
+    passwordRule: 'At least 8 characters, with an uppercase letter, a lowercase letter and a number.',
     updated: 'Password updated',
   },
   profile: {
@@ -94,6 +98,25 @@ export const messages = {
     notAuthenticated: 'User not authenticated',
   },
   signOut: { done: 'Signed out' },
+  /** The journal's notice while the phone is unverified: nothing texted is journaled until it is. */
+  accountState: {
+    verifyPhoneTitle: 'Verify your phone',
+    verifyPhone: (phone: string, journalNumber: string) =>
+      `Texts from ${phone} are not added to your journal until you reply YES to our text, or text YES to ${journalNumber} from that phone.`,
+    lapses: (time: string) => `Verify by ${time} or this sign-up lapses; while you use Jotline here, that time moves on.`,
+    replyYes: 'Text YES',
+    changeNumber: 'Use another number',
+    textsLandHere: (phone: string) => `Text from ${phone} and it lands here.`,
+  },
+  /** The link e-mailed at sign-up, and the journal's quiet reminder until it is opened. */
+  emailVerification: {
+    invalidLink: 'This confirmation link is invalid or has expired. Send a new one from your journal.',
+    confirming: 'Confirming your e-mail address...',
+    confirmed: 'E-mail address confirmed',
+    reminder: (email: string) => `Confirm your e-mail: we sent a link to ${email}, so a password reset can reach you.`,
+    sendAgain: 'Send again',
+    sent: 'Confirmation link sent',
+  },
   journal: { tagline: 'Your personal journaling space' },
   auth: {
     notSignedIn: 'You need to sign in to continue.',
@@ -118,6 +141,11 @@ export const messages = {
   },
   routeError: {
     heading: 'Unexpected Application Error!',
+  },
+  /** An open tab whose code a new build replaced: "A new version of Jotline is available — reload". */
+  newVersion: {
+    available: 'A new version of Jotline is available',
+    reload: 'reload',
   },
   entries: {
     contentEmpty: 'Content cannot be empty',
@@ -164,6 +192,7 @@ export const messages = {
     createFirst: 'Create Your First Entry',
     noMatchesTitle: 'No entries match your search',
     noMatches: 'Try adjusting your search terms or filters',
+    reversedDates: 'From must be on or before To',
     loadMore: 'Load more',
     newEntry: 'New entry',
 
@@ -222,7 +251,6 @@ export const messages = {
     subscribeLead: 'Both plans include everything. Cancel any time.',
     monthlyNote: 'Billed monthly. Cancel any time.',
     bestValue: 'BEST VALUE',
-    twoMonthsFree: '2 months free',
     choosePlan: 'Choose',
     redirecting: 'Redirecting to checkout...',
     trialExpiredTitle: 'Trial Expired',
@@ -256,6 +284,8 @@ export const messages = {
     alreadySubscribed: 'You already have a subscription. To switch plans or cancel, use Manage Billing.',
     alreadySubscribedTitle: 'You are already subscribed',
     subscribedNotice: 'Your subscription is active. To switch plans, update your card or cancel, use Manage Billing.',
+    cancelledNotice: (endsOn: string | null) =>
+      `Your subscription is cancelled${endsOn ? ` and ends on ${endsOn}` : ''}. To keep it, or to choose a plan again, use Manage Billing.`,
     manageBilling: 'Manage Billing',
     cancelsOn: 'Your subscription is cancelled and ends on',
     renewsOn: 'Your current billing period ends on',
@@ -318,6 +348,8 @@ export const messages = {
     sentTitle: 'Check your phone',
     sent: 'If this number belongs to an account with a verified phone, a sign-in link is on its way. It works once, for 15 minutes.',
     useAnotherNumber: 'Use another number',
+    /** A number that texted STOP gets no texts, the link included; said to everyone, so it tells no one whose number it is. */
+    stopped: (journalNumber: string) => `No text? If this phone once texted STOP to Jotline, texts to it are off: text START to ${journalNumber} from it, then ask again.`,
     rateLimited: 'Too many sign-in links asked for. Please wait 15 minutes and try again.',
   },
   /** A pause set by texting PAUSE, shown in settings (issue 6). */
@@ -442,6 +474,9 @@ export const messages = {
   importer: {
     title: 'Import',
     lead: 'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl journal (its text file or JSON export), or a Jotline export (the ZIP with photos, or JSON). Importing the same file again adds nothing.',
+    /** With the Vault on, the fingerprints of imports made before it are not kept: say so rather than promise. */
+    leadVault:
+      'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl journal (its text file or JSON export), or a Jotline export (the ZIP with photos, or JSON). Importing the same file again adds nothing, except a file imported before the Vault was turned on: its entries would come in a second time.',
     fileLabel: 'Journal file',
     start: 'Import',
     uploading: 'Uploading',
@@ -461,7 +496,8 @@ export const messages = {
     zipWithoutJournal: 'This ZIP file holds no Day One journal (a .json file at its top level). Nothing was imported.',
     zipTooBig: 'This ZIP file unpacks to more than 500 MB or 20,000 files, too much to import at once. Nothing was imported.',
     badEntry: (n: number, reason: string) => `Entry ${n} of the file could not be read: ${reason}. Nothing was imported.`,
-    noEntries: 'This file holds no entries to import.',
+    /** A file that parsed but holds no entry (an empty jrnl journal): nothing happened, not a success. */
+    noEntries: 'This file has no entries. Nothing was imported.',
     tooLarge: 'This file is too large to import: a ZIP may be up to 100 MB, a JSON or text file up to 20 MB.',
     rateLimited: 'Too many imports. Please wait a few minutes and try again.',
     /** An encrypted jrnl journal (jrnl 1.x, 2 or 3): jrnl decrypts it, then it imports. */
@@ -473,6 +509,8 @@ export const messages = {
     stalled: 'The import stopped several times before it could finish. What was imported stays in your journal; try the file again to bring in the rest.',
     done: (imported: number, total: number) => `Imported ${imported} of ${total} ${total === 1 ? 'entry' : 'entries'}`,
     photosImported: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} added`,
+    /** After the examples of a reason, when it counts more than it names. */
+    andMore: (n: number) => `and ${n} more`,
     /** The summary's lines, one per reason (shared/import.ts). */
     reasons: {
       already_imported: (n: number) => `${n} ${n === 1 ? 'entry was' : 'entries were'} already in your journal`,
@@ -485,6 +523,8 @@ export const messages = {
       video: (n: number) => `${n} ${n === 1 ? 'video was' : 'videos were'} left out: the journal keeps photos only`,
       audio: (n: number) => `${n} audio ${n === 1 ? 'recording was' : 'recordings were'} left out: the journal keeps photos only`,
       pdf: (n: number) => `${n} PDF ${n === 1 ? 'attachment was' : 'attachments were'} left out: the journal keeps photos only`,
+      future_date: (n: number) =>
+        `${n} ${n === 1 ? 'entry is' : 'entries are'} dated after today, so ${n === 1 ? 'it shows' : 'they show'} at the top of your journal: check ${n === 1 ? 'its date' : 'their dates'}`,
     },
     /** The title of each piece of an entry longer than the entry limit, split so nothing is lost. */
     partTitle: (title: string | null, part: number, parts: number) => (title ? `${title} (${part}/${parts})` : `Part ${part} of ${parts}`),

@@ -1,6 +1,6 @@
 /**
  * The two subscription plans as people see them (DESIGN section 10: $5.99 monthly, $49.99 yearly,
- * "Save $21.89 (30%)" everywhere). Billing maps a plan id to its provider price.
+ * "Save $21.89 (30%)" everywhere, "Over 3.5 months free"). Billing maps a plan id to its provider price.
  */
 export type PlanId = 'monthly' | 'yearly';
 
@@ -43,6 +43,11 @@ export const YEARLY_PRICE_IF_MONTHLY_CENTS = PLANS.monthly.priceCents * 12;
 const YEARLY_SAVINGS_CENTS = YEARLY_PRICE_IF_MONTHLY_CENTS - PLANS.yearly.priceCents;
 const YEARLY_SAVINGS_PERCENT = Math.round((YEARLY_SAVINGS_CENTS / YEARLY_PRICE_IF_MONTHLY_CENTS) * 100);
 export const YEARLY_SAVINGS_LABEL = `Save ${formatUsd(YEARLY_SAVINGS_CENTS)} (${YEARLY_SAVINGS_PERCENT}%)`;
+
+/** The savings in months of the monthly plan, said from the prices: 3.65 → 'Over 3.5 months free'. */
+const YEARLY_MONTHS_SAVED = YEARLY_SAVINGS_CENTS / PLANS.monthly.priceCents;
+const HALF_MONTHS_SAVED = Math.floor(YEARLY_MONTHS_SAVED * 2) / 2;
+export const YEARLY_MONTHS_FREE_LABEL = `${HALF_MONTHS_SAVED === YEARLY_MONTHS_SAVED ? '' : 'Over '}${HALF_MONTHS_SAVED} months free`;
 
 /**
  * Stripe Checkout keeps a trial only if it ends 48 hours or more after the session is made; an hour

@@ -1,4 +1,4 @@
-import { EMAIL_MAX_LENGTH, SIGNUP_PASSWORD_MIN_LENGTH } from './limits';
+import { EMAIL_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './limits';
 
 /**
  * Input-safety and password rules from spec section 5, used by the web forms and the server alike.
@@ -32,7 +32,7 @@ export interface PasswordChecks {
 /** Each sign-up password requirement, so a form can show them as a live checklist. */
 export function checkSignUpPassword(password: string): PasswordChecks {
   return {
-    minLength: password.length >= SIGNUP_PASSWORD_MIN_LENGTH,
+    minLength: password.length >= PASSWORD_MIN_LENGTH,
     uppercase: /[A-Z]/.test(password),
     lowercase: /[a-z]/.test(password),
     digit: /\d/.test(password),

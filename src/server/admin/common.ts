@@ -5,9 +5,19 @@ import { addDays } from '../journal/dates';
 export const isPaid = (nowIso: string) =>
   sql<SqlBool>`(subscribers.subscribed = 1 and (subscribers.subscription_end is null or subscribers.subscription_end > ${nowIso}))`;
 
-/** A running trial of someone who is not paying. */
+/** Paid and charged: a trial that chose a plan is not charged until its trial ends (the provider's 'trialing'). */
+export const isCharged = (nowIso: string) => sql<SqlBool>`(${isPaid(nowIso)} and coalesce(subscribers.subscription_status, '') <> 'trialing')`;
+
+/** A trial that chose a plan and has not cancelled it: it will be charged when the trial ends. */
+export const isConverting = (nowIso: string) =>
+  sql<SqlBool>`(${isPaid(nowIso)} and subscribers.subscription_status = 'trialing' and subscribers.cancelled_at is null)`;
+
+/** A sign-up whose phone is verified: an unverified one lapses within minutes and is no trial user. */
+export const hasVerifiedPhone = sql<SqlBool>`exists (select 1 from profiles p where p.id = subscribers.user_id and p.phone_verified = 1)`;
+
+/** A running trial of someone who is not paying (a cancelled plan in its trial is a trial again). */
 export const isActiveTrial = (nowIso: string) =>
-  sql<SqlBool>`(subscribers.is_trial = 1 and subscribers.trial_end is not null and subscribers.trial_end > ${nowIso} and not ${isPaid(nowIso)})`;
+  sql<SqlBool>`(((subscribers.is_trial = 1 and subscribers.trial_end is not null and subscribers.trial_end > ${nowIso} and not ${isPaid(nowIso)}) or (${isPaid(nowIso)} and subscribers.subscription_status = 'trialing' and subscribers.cancelled_at is not null)) and ${hasVerifiedPhone})`;
 
 /** A trial that has ended without a paid subscription. */
 export const isExpiredTrial = (nowIso: string) =>

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { SubscriberRow, SubscribersResponse, TrialUserRow, TrialUsersResponse } from '../../shared/admin';
 import type { AppContext } from '../context';
-import { addDays, dayStart, isActiveTrial, isExpiredTrial, isPaid, lastFour, monthStart, oneDecimal, toCount, utcDay } from './common';
+import { addDays, dayStart, hasVerifiedPhone, isActiveTrial, isCharged, isExpiredTrial, lastFour, monthStart, oneDecimal, toCount, utcDay } from './common';
 
 export interface ListQuery {
   page: number;
@@ -24,12 +24,12 @@ function base(ctx: AppContext, search: string) {
   return q;
 }
 
-/** Paid subscribers, newest sign-up first; phones reduced to their last four digits. */
+/** Paid (charged) subscribers, newest sign-up first; phones reduced to their last four digits. */
 export async function listSubscribers(ctx: AppContext, query: ListQuery): Promise<SubscribersResponse['data']> {
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
   const month = monthStart(now);
-  const filtered = base(ctx, query.search).where(isPaid(nowIso));
+  const filtered = base(ctx, query.search).where(isCharged(nowIso));
   let page = filtered
     .select(['users.id as id', 'profiles.phone_number as phone', 'users.created_at as signup_date', 'subscribers.subscribed_at as subscription_date'])
     .orderBy('users.created_at', 'desc')
@@ -39,7 +39,7 @@ export async function listSubscribers(ctx: AppContext, query: ListQuery): Promis
   const [rows, total, paid, newThisMonth, cancelled] = await Promise.all([
     page.execute(),
     filtered.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
-    ctx.db.selectFrom('subscribers').select(['subscribed_at']).where(isPaid(nowIso)).execute(),
+    ctx.db.selectFrom('subscribers').select(['subscribed_at']).where(isCharged(nowIso)).execute(),
     ctx.db
       .selectFrom('subscribers')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -69,7 +69,8 @@ export async function listSubscribers(ctx: AppContext, query: ListQuery): Promis
 }
 
 /**
- * Trial users: active (running, unpaid; ending soonest first) or expired (ended unpaid; most
+ * Trial users of verified accounts (an unverified sign-up lapses within minutes): active (running,
+ * unpaid; ending soonest first) or expired (ended unpaid; most
  * recent first). Ending buckets are UTC days: today, tomorrow, in 2 and in 3 days.
  */
 export async function listTrialUsers(ctx: AppContext, query: ListQuery & { status: 'active' | 'expired' }): Promise<TrialUsersResponse['data']> {
@@ -99,7 +100,7 @@ export async function listTrialUsers(ctx: AppContext, query: ListQuery & { statu
   const [rows, total, newToday, active, e0, e1, e2, e3, expired] = await Promise.all([
     page.execute(),
     filtered.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
-    count(sql<SqlBool>`subscribers.is_trial = 1 and subscribers.created_at >= ${dayStart(today)} and subscribers.created_at <= ${nowIso}`),
+    count(sql<SqlBool>`subscribers.is_trial = 1 and ${hasVerifiedPhone} and subscribers.created_at >= ${dayStart(today)} and subscribers.created_at <= ${nowIso}`),
     count(isActiveTrial(nowIso)),
     endingOn(0),
     endingOn(1),

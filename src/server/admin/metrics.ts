@@ -1,12 +1,13 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { ADMIN_PERIOD_DAYS, CONVERSION_WINDOW_DAYS, METRICS_CACHE_MS, type AdminPeriod, type DashboardMetrics, type MetricsPoint } from '../../shared/admin';
 import type { AppContext } from '../context';
-import { addDays, dayStart, isActiveTrial, isPaid, oneDecimal, percent, toCount, utcDay } from './common';
+import { addDays, dayStart, isActiveTrial, isCharged, isConverting, isPaid, oneDecimal, percent, toCount, utcDay } from './common';
 
 /**
  * The dashboard figures for a period of whole UTC days ending now (today: since midnight UTC).
- * Trial conversion: of the trials that resolved in the last 30 days (became paid, or ended unpaid),
- * the share that became paid.
+ * Paid means charged: a trial that chose a plan is "converting" until its first charge. Trial
+ * conversion: of the trials that resolved in the last 30 days (charged, or ended unpaid), the share
+ * that was charged.
  */
 async function computeMetrics(ctx: AppContext, period: AdminPeriod): Promise<DashboardMetrics> {
   const now = ctx.clock.now();
@@ -18,20 +19,22 @@ async function computeMetrics(ctx: AppContext, period: AdminPeriod): Promise<Das
   const conversionStart = new Date(now.getTime() - CONVERSION_WINDOW_DAYS * 86_400_000).toISOString();
   const db = ctx.db;
 
-  const [paid, trials, converted, lapsed, profiles, entries, signups, entrySeries, signupSeries] = await Promise.all([
-    db.selectFrom('subscribers').select((eb) => eb.fn.countAll().as('n')).where(isPaid(nowIso)).executeTakeFirst(),
+  const [paid, converting, trials, converted, lapsed, profiles, entries, signups, entrySeries, signupSeries] = await Promise.all([
+    db.selectFrom('subscribers').select((eb) => eb.fn.countAll().as('n')).where(isCharged(nowIso)).executeTakeFirst(),
+    db.selectFrom('subscribers').select((eb) => eb.fn.countAll().as('n')).where(isConverting(nowIso)).executeTakeFirst(),
     db.selectFrom('subscribers').select((eb) => eb.fn.countAll().as('n')).where(isActiveTrial(nowIso)).executeTakeFirst(),
     db
       .selectFrom('subscribers')
       .select((eb) => eb.fn.countAll().as('n'))
       .where('subscribed_at', '>=', conversionStart)
       .where('subscribed_at', '<=', nowIso)
+      .where(isCharged(nowIso))
       .executeTakeFirst(),
     db
       .selectFrom('subscribers')
       .select((eb) => eb.fn.countAll().as('n'))
-      .where('is_trial', '=', 1)
-      .where('subscribed_at', 'is', null)
+      // Ended unpaid: a trial that never chose a plan, or one that cancelled the plan it chose.
+      .where(sql<SqlBool>`(subscribers.is_trial = 1 or subscribers.subscription_status = 'canceled') and not ${isPaid(nowIso)}`)
       .where('trial_end', '>=', conversionStart)
       .where('trial_end', '<=', nowIso)
       .executeTakeFirst(),
@@ -62,6 +65,7 @@ async function computeMetrics(ctx: AppContext, period: AdminPeriod): Promise<Das
   return {
     period,
     paidSubscribers: toCount(paid?.n),
+    convertingTrials: toCount(converting?.n),
     trialUsers: toCount(trials?.n),
     trialConversionRate: percent(convertedCount, convertedCount + toCount(lapsed?.n)),
     accountVerificationRate: percent(toCount(profiles?.verified), toCount(profiles?.n)),

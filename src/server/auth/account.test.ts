@@ -21,16 +21,25 @@ describe('the signed-in user: GET and PUT /api/auth/user', () => {
     const user = await buildUser(t, { isAdmin: true, verified: false });
     const res = await apiClient(t).get('/api/auth/user', await signIn(t, user));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, email: user.email, phone: user.phone, phone_verified: false, is_admin: true, created_at: expect.any(String) });
+    expect(res.body).toEqual({
+      id: user.id,
+      email: user.email,
+      email_verified: true,
+      phone: user.phone,
+      phone_verified: false,
+      sign_up_lapses_at: expect.any(String),
+      is_admin: true,
+      created_at: expect.any(String),
+    });
   });
 
-  it('refuses a new password shorter than 6 characters', async () => {
+  it('refuses a new password that breaks the one rule sign-up holds (8 characters, upper and lower case, a digit)', async () => {
     const user = await buildUser(t);
     const token = await signIn(t, user);
-    for (const password of ['12345', '', undefined]) {
+    for (const password of ['abcdef', 'Abcdef1', 'abcdefg1', 'ABCDEFG1', 'Abcdefgh', '', undefined]) {
       const res = await apiClient(t).put('/api/auth/user', { password }, token);
-      expect(res.status).toBe(400);
-      expect(res.body.error.message).toBe(messages.reset.tooShort);
+      expect(res.status, String(password)).toBe(400);
+      expect(res.body.error.message).toBe(messages.signUp.weakPassword);
     }
   });
 
@@ -39,13 +48,13 @@ describe('the signed-in user: GET and PUT /api/auth/user', () => {
     const here = await signInSession(t, user);
     const elsewhere = await signInSession(t, user);
 
-    const res = await apiClient(t).put('/api/auth/user', { password: 'simple' }, here.access_token);
+    const res = await apiClient(t).put('/api/auth/user', { password: 'Simple123' }, here.access_token);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: user.id, email: user.email });
 
     const signInWith = (password: string) => apiClient(t).post('/api/auth/token', { grant_type: 'password', email: user.email, password });
     expect((await signInWith(user.password)).status).toBe(400);
-    expect((await signInWith('simple')).status).toBe(200);
+    expect((await signInWith('Simple123')).status).toBe(200);
 
     expect((await apiClient(t).get('/api/auth/user', here.access_token)).status).toBe(200);
     expect((await apiClient(t).post('/api/auth/token', { grant_type: 'refresh_token', refresh_token: here.refresh_token })).status).toBe(200);

@@ -7,6 +7,8 @@ export const TOKEN_TTL_MINUTES = {
   phone_verification: 30,
   sign_in_link: 10,
   recovery: 60,
+  // A link read days later still confirms the address.
+  email_verification: 7 * 24 * 60,
 } as const;
 
 /** How long a sign-in link sent by text (LINK, "Text me a sign-in link") works. */

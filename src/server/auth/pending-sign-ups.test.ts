@@ -92,6 +92,25 @@ describe('pending sign-ups only claim a phone number', () => {
     await signUp({ phoneNumber: old.body.phoneNumber });
   });
 
+  it('does not remove a sign-up in use: the lapse counts from the last time its signed-in owner was seen', async () => {
+    const person = await signUp();
+    const idle = await signUp();
+    for (let minute = 0; minute < 25; minute += 5) {
+      t.clock.advance(5 * MINUTE);
+      const token = await signIn(t, { id: person.userId });
+      const seen = await apiClient(t).get('/api/auth/user', token);
+      expect(seen.body.phone_verified).toBe(false);
+      expect(seen.body.sign_up_lapses_at).toBe(new Date(t.clock.now().getTime() + 10 * MINUTE).toISOString());
+      await expirePendingSignUps(t.ctx);
+    }
+    expect(await userIdOf(person.body.email)).toBe(person.userId);
+    expect(await userIdOf(idle.body.email)).toBeUndefined();
+    // Once away longer than the window, it lapses as any other.
+    t.clock.advance(10 * MINUTE + 1);
+    await expirePendingSignUps(t.ctx);
+    expect(await userIdOf(person.body.email)).toBeUndefined();
+  });
+
   it('keeps an expired unverified account that already wrote in its journal (nothing is lost)', async () => {
     const person = await signUp();
     const token = await signIn(t, { id: person.userId });

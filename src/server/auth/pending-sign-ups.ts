@@ -43,6 +43,19 @@ export async function replaceableSignUp(db: Db, now: Date, email: string, passwo
   return lapsed || (await verifyPassword(pending.password_hash, password)) ? pending.id : undefined;
 }
 
+/**
+ * A pending sign-up in use is not removed under its owner: the lapse counts from the last time the
+ * signed-in owner was seen (GET /api/auth/user, which the journal asks while the phone is unverified).
+ */
+export async function renewPendingSignUp(db: Db, now: Date, userId: string): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({ verification_expires_at: new Date(now.getTime() + PENDING_SIGN_UP_MS).toISOString() })
+    .where('id', '=', userId)
+    .where('phone_verified', '=', 0)
+    .execute();
+}
+
 /** Removes a pending sign-up that wrote nothing (foreign keys take the rest); true when it did. */
 export async function removePendingSignUp(db: Db, userId: string): Promise<boolean> {
   const result = await db

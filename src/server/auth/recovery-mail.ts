@@ -24,3 +24,15 @@ export function recoveryMail(to: string, link: string): MailMessage {
 <p>— ${BRAND}</p>`;
   return { to, subject: `Reset your ${BRAND} password`, text, html };
 }
+
+/** The e-mail sent at sign-up: one link that confirms the address belongs to the account's owner. */
+export function emailVerificationMail(to: string, link: string): MailMessage {
+  const days = TOKEN_TTL_MINUTES.email_verification / (24 * 60);
+  const closing = `The link works once and expires in ${days} days. If you did not sign up for ${BRAND}, ignore this e-mail: no mail will come to you from this account.`;
+  const text = [`Confirm this is your e-mail address for ${BRAND}, so a password reset can reach you:`, '', link, '', closing, '', `— ${BRAND}`].join('\n');
+  const html = `<p>Confirm this is your e-mail address for ${BRAND}, so a password reset can reach you:</p>
+<p><a href="${escapeHtml(link)}">Confirm my e-mail address</a></p>
+<p>${closing}</p>
+<p>— ${BRAND}</p>`;
+  return { to, subject: `Confirm your ${BRAND} e-mail address`, text, html };
+}

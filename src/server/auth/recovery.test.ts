@@ -54,9 +54,9 @@ describe('password recovery', () => {
     expect(session.status).toBe(200);
     expect(session.body.user.id).toBe(user.id);
 
-    const changed = await apiClient(t).put('/api/auth/user', { password: 'fresh-pass' }, session.body.access_token);
+    const changed = await apiClient(t).put('/api/auth/user', { password: 'Fresh-pass1' }, session.body.access_token);
     expect(changed.status).toBe(200);
-    const signIn = await apiClient(t).post('/api/auth/token', { grant_type: 'password', email: user.email, password: 'fresh-pass' });
+    const signIn = await apiClient(t).post('/api/auth/token', { grant_type: 'password', email: user.email, password: 'Fresh-pass1' });
     expect(signIn.status).toBe(200);
   });
 
@@ -95,7 +95,7 @@ describe('password recovery', () => {
     await apiClient(t).post('/api/auth/recover', { email: user.email });
     const [first, second] = mailTo(user.email).map((m) => tokenIn(m.text));
     const session = await verify(first!);
-    await apiClient(t).put('/api/auth/user', { password: 'another-one' }, session.body.access_token);
+    await apiClient(t).put('/api/auth/user', { password: 'Another-one1' }, session.body.access_token);
     expect((await verify(second!)).status).toBe(400);
   });
 

@@ -17,14 +17,15 @@ function recoveryLink(ctx: AppContext, token: string): string {
 }
 
 /**
- * E-mails a password-reset link when the address has an account. The answer is the same either
+ * E-mails a password-reset link when the address has an account and was confirmed. The answer is the same either
  * way, and an address asked about too often is quietly skipped, so neither reveals who has one.
  */
 export async function requestRecovery(ctx: AppContext, input: z.infer<typeof recoverSchema>, client: Client): Promise<void> {
   if (!(await hit(ctx, rateLimitKey('recover-ip', client.ip), AUTH_LIMITS.recoveriesPerIp))) throw rateLimited(messages.generic.rateLimited);
   if (!(await hit(ctx, rateLimitKey('recover-email', input.email), AUTH_LIMITS.recoveriesPerEmail))) return;
   const user = await findUserByEmail(ctx.db, input.email);
-  if (!user) return;
+  // An address nobody confirmed may be a typo, or someone else's: it gets no reset mail.
+  if (!user?.email_verified_at) return;
   const token = await issueOneTimeToken(ctx.db, ctx.clock.now(), user.id, 'recovery');
   await ctx.mail.send(recoveryMail(user.email, recoveryLink(ctx, token)));
 }

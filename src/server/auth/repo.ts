@@ -8,19 +8,31 @@ export interface Account {
   email: string;
   is_admin: number;
   created_at: string;
+  email_verified_at: string | null;
   phone_number: string | null;
   phone_verified: number | null;
+  /** When an unverified sign-up lapses (pending-sign-ups.ts). */
+  verification_expires_at: string | null;
 }
 
 export async function findUserByEmail(db: Db, email: string) {
-  return db.selectFrom('users').select(['id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'email', 'password_hash', 'email_verified_at']).where('email', '=', email).executeTakeFirst();
 }
 
 export async function findAccount(db: Db, userId: string): Promise<Account | undefined> {
   return db
     .selectFrom('users')
     .leftJoin('profiles', 'profiles.id', 'users.id')
-    .select(['users.id', 'users.email', 'users.is_admin', 'users.created_at', 'profiles.phone_number', 'profiles.phone_verified'])
+    .select([
+      'users.id',
+      'users.email',
+      'users.is_admin',
+      'users.created_at',
+      'users.email_verified_at',
+      'profiles.phone_number',
+      'profiles.phone_verified',
+      'profiles.verification_expires_at',
+    ])
     .where('users.id', '=', userId)
     .executeTakeFirst();
 }

@@ -15,6 +15,8 @@ import { changePassword, getAccount, signOut } from './account';
 import { currentUser, requireUser } from './authenticate';
 import { deviceCookieFor } from './device-cookies';
 import type { Client } from './limits';
+import { sendEmailVerification, verifyEmail } from './email-verification';
+import { renewPendingSignUp } from './pending-sign-ups';
 import { checkPhoneVerification } from './phone-verification';
 import { presentSession, presentUser } from './present';
 import { requestRecovery, verifyRecovery } from './recovery';
@@ -32,7 +34,9 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
   app.post('/signup', { schema: { body: signUpRequestSchema } }, async (request): Promise<SignUpResult> => {
-    const { verificationToken } = await signUp(ctx, request.body, clientOf(request));
+    const { userId, verificationToken } = await signUp(ctx, request.body, clientOf(request));
+    // The account stands without it: a mail that could not go is sent again from the journal.
+    await sendEmailVerification(ctx, userId).catch((err: unknown) => request.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'e-mail verification not sent'));
     return { verification_token: verificationToken, redirect_to: '/journal' };
   });
 
@@ -71,6 +75,7 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   });
 
   app.post('/verify', { schema: { body: verifyRecoverySchema } }, async (request, reply) => {
+    if (request.body.type === 'email') return verifyEmail(ctx, request.body.token_hash);
     return asKnownDevice(reply, await verifyRecovery(ctx, request.body));
   });
 
@@ -79,7 +84,15 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
     // Before the body is checked: no session, 401 whatever was sent.
     signedIn.addHook('onRequest', requireUser);
 
-    signedIn.get('/user', async (request) => presentUser(await getAccount(ctx, currentUser(request).id)));
+    signedIn.get('/user', async (request) => {
+      await renewPendingSignUp(ctx.db, ctx.clock.now(), currentUser(request).id);
+      return presentUser(await getAccount(ctx, currentUser(request).id));
+    });
+
+    signedIn.post('/verify/resend', async (request) => {
+      await sendEmailVerification(ctx, currentUser(request).id);
+      return {};
+    });
 
     signedIn.put('/user', { schema: { body: updateUserSchema } }, async (request) => {
       return presentUser(await changePassword(ctx, currentUser(request), request.body));

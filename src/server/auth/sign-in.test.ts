@@ -25,7 +25,7 @@ describe('POST /api/auth/token with the password grant', () => {
       expires_in: 3600,
       expires_at: nowSeconds + 3600,
       refresh_token: expect.any(String),
-      user: { id: user.id, email: user.email, phone: user.phone, phone_verified: true, is_admin: false, created_at: expect.any(String) },
+      user: { id: user.id, email: user.email, email_verified: true, phone: user.phone, phone_verified: true, sign_up_lapses_at: null, is_admin: false, created_at: expect.any(String) },
     });
   });
 

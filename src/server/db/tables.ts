@@ -8,6 +8,8 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   is_admin: Generated<number>;
+  /** When the owner opened the link e-mailed at sign-up; null until then (reset mails wait for it). */
+  email_verified_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -53,7 +55,7 @@ export interface RefreshTokensTable {
   created_at: string;
 }
 
-export type OneTimeTokenPurpose = 'phone_verification' | 'sign_in_link' | 'recovery';
+export type OneTimeTokenPurpose = 'phone_verification' | 'sign_in_link' | 'recovery' | 'email_verification';
 
 interface OneTimeTokensTable {
   id: string;

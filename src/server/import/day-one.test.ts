@@ -53,6 +53,18 @@ describe('reading a Day One JSON export', () => {
     expect(koalas!.content).toBe('Koalas at Lone Pine. One fell asleep mid-bite.');
   });
 
+  it('names a Day One recording as the .m4a file it is, not by its codec (format "aac")', () => {
+    const entry = (files: Map<string, string> | null) =>
+      parseDayOne(
+        { metadata: {}, entries: [{ uuid: 'A', creationDate: '2024-01-01T12:00:00Z', text: 'Voice note', audios: [{ identifier: 'ID1', md5: 'ab12cd', format: 'aac' }] }] },
+        'UTC',
+        files,
+      )[0]!;
+    expect(entry(null).leftOut).toEqual([{ reason: 'audio', example: 'ab12cd.m4a' }]);
+    // In a ZIP, the name the file has there.
+    expect(entry(new Map([[fileKey('audios', 'ab12cd'), 'audios/ab12cd.m4a']])).leftOut).toEqual([{ reason: 'audio', example: 'ab12cd.m4a' }]);
+  });
+
   it('keeps the photos of a Journal.json alone as names, to be brought in by the ZIP later', () => {
     const [sunrise] = parseDayOne(trip(), 'UTC');
     expect(sunrise!.photos).toEqual([{ path: null, fileName: 'MD5_SUNRISE.jpeg', origin: 'dayone-photo:5F0C2B7E1D3A4C8B9E6F0A1B2C3D4E51:9A8B7C6D5E4F30211203F4E5D6C7B8A9', originalId: undefined }]);

@@ -51,6 +51,20 @@ describe('importing a jrnl journal: POST /api/import, then GET /api/imports/:id'
     }
   });
 
+  it('imports an entry dated in the future, and names it in the summary under future_date', async () => {
+    const user = await journalUser(t, { timezone: 'UTC' });
+    const file = Buffer.from('[2026-05-09 08:00] Yesterday.\n\n[2099-01-01 09:00] Note to my future self.\n');
+    const summary = await importFile(t, user.headers, file, 'journal.txt');
+    expect(summary).toMatchObject({ status: 'done', total: 2, imported: 2, skipped: 0 });
+    expect(summary.reasons).toEqual([{ reason: 'future_date', count: 1, examples: ['“Note to my future self.” (2099-01-01)'] }]);
+    expect((await allEntries(user)).map((e) => e.entry_date)).toEqual(['2099-01-01', '2026-05-09']);
+  });
+
+  it('reads an empty jrnl file as a journal of no entries', async () => {
+    const user = await journalUser(t);
+    expect(await importFile(t, user.headers, Buffer.from('\n\n'), 'journal.txt')).toMatchObject({ status: 'done', total: 0, imported: 0, reasons: [] });
+  });
+
   it('imports a file of one-liners whole (it used to import none), and adds nothing the second time, saying why', async () => {
     const user = await journalUser(t);
     expect(await importFile(t, user.headers, fixture('jrnl/one-liners.txt'), 'journal.txt')).toMatchObject({ status: 'done', total: 3, imported: 3, skipped: 0 });

@@ -46,6 +46,7 @@ const matrix: Record<string, Row> = {
   'PUT /api/auth/user': { access: 'user', body: { password: 'Another123' } },
   'DELETE /api/auth/user': { access: 'user', body: { confirmationText: 'DELETE' } },
   'POST /api/auth/logout': { access: 'user', body: { scope: 'global' } },
+  'POST /api/auth/verify/resend': { access: 'user', body: {} },
 
   'GET /api/entries': { access: 'user' },
   'POST /api/entries': { access: 'user', body: { content: 'a line of my own' } },

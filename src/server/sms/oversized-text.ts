@@ -1,3 +1,4 @@
+import { INBOUND_TEXT_MAX } from '../../shared/limits';
 import type { AppContext } from '../context';
 import { newTimeOrderedId } from '../ids';
 import type { InboundText } from './inbound';
@@ -5,8 +6,7 @@ import { enqueueSms } from './outbound';
 import { findProfileByPhone, insertInboundOnce } from './repo';
 import { smsTexts } from './texts';
 
-/** Twilio's own maximum for one message (10 segments); anything longer did not come from a handset. */
-export const INBOUND_TEXT_MAX = 1600;
+export { INBOUND_TEXT_MAX };
 
 /** Characters as a person counts them (an emoji is one), so nothing Twilio accepts is refused. */
 export function inboundTextLength(body: string): number {

@@ -24,6 +24,8 @@ export interface BuildUserOptions {
   password?: string;
   timezone?: string;
   isAdmin?: boolean;
+  /** E-mail address confirmed (default true). */
+  emailVerified?: boolean;
 }
 
 /** A unique address, so tests can share one PostgreSQL database. */
@@ -64,6 +66,7 @@ export async function buildUser(t: TestApp, options: BuildUserOptions = {}): Pro
     trialEnd: options.trialEnd,
     isAdmin: options.isAdmin,
   });
+  if (options.emailVerified ?? true) await ctx.db.updateTable('users').set({ email_verified_at: ctx.clock.now().toISOString() }).where('id', '=', id).execute();
   return { id, email, phone, password };
 }
 

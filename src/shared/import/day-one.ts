@@ -93,6 +93,19 @@ const LEFT_OUT: Array<{ key: 'videos' | 'audios' | 'pdfAttachments'; reason: Imp
   { key: 'pdfAttachments', reason: 'pdf' },
 ];
 
+const FOLDERS: Record<(typeof LEFT_OUT)[number]['key'], string> = { videos: 'videos', audios: 'audios', pdfAttachments: 'pdfs' };
+
+/**
+ * A left-out file as the user knows it: its name in the ZIP when it is there, else its md5 and
+ * extension. Day One records a recording's codec (format "aac") and stores it as .m4a.
+ */
+function leftOutName(key: (typeof LEFT_OUT)[number]['key'], file: z.infer<typeof attachment>, files: ArchiveFiles): string {
+  const inArchive = file.md5 && files ? files.get(fileKey(FOLDERS[key], file.md5)) : undefined;
+  if (inArchive) return inArchive.slice(inArchive.lastIndexOf('/') + 1);
+  const extension = file.type ?? (file.format?.toLowerCase() === 'aac' ? 'm4a' : file.format) ?? '';
+  return `${file.md5 ?? file.identifier ?? key}.${extension}`.replace(/\.$/, '');
+}
+
 function photosOf(entry: DayOneEntry, files: ArchiveFiles, leftOut: LeftOut[]): ImportedPhoto[] {
   const photos: ImportedPhoto[] = [];
   for (const photo of [...(entry.photos ?? [])].sort((a, b) => (a.orderInEntry ?? 0) - (b.orderInEntry ?? 0))) {
@@ -120,7 +133,7 @@ function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, file
   const { title, content } = dayOneText(entry.text ?? '');
   const leftOut: LeftOut[] = [];
   for (const { key, reason } of LEFT_OUT) {
-    for (const file of entry[key] ?? []) leftOut.push({ reason, example: `${file.md5 ?? file.identifier ?? key}.${file.type ?? file.format ?? ''}`.replace(/\.$/, '') });
+    for (const file of entry[key] ?? []) leftOut.push({ reason, example: leftOutName(key, file, files) });
   }
   // Starred entries carry the tag "starred" (and go back out as starred).
   const tags = [...(entry.tags ?? []), ...(entry.starred ? ['starred'] : [])];

@@ -1,6 +1,8 @@
 import { messages } from '../messages';
 import { fileKey, isOwnExport, looksLikeDayOne, parseDayOne } from './day-one';
+import { localDate } from '../zones';
 import { refuseFile } from './file-error';
+import { entryExample } from './reasons';
 import { looksLikeJotline, parseJotline } from './jotline-json';
 import { looksLikeJrnl, parseJrnl } from './jrnl';
 import { looksLikeJrnlJson, parseJrnlJson } from './jrnl-json';
@@ -25,14 +27,21 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Entries past the entry limit are split (our own export held them already); repeats are marked. */
-function finish(parsed: ParsedImport): ParsedImport {
+/**
+ * Entries past the entry limit are split (our own export held them already); repeats are marked;
+ * an entry dated after tomorrow where the user is (a day ahead allows for an entry kept in a zone
+ * east of theirs) is imported, and named in the summary.
+ */
+function finish(parsed: ParsedImport, options: ReadOptions): ParsedImport {
   const whole = parsed.format === 'jotline-json' || isOwnExport(parsed.entries);
   const entries = whole ? parsed.entries : parsed.entries.flatMap((e) => splitLongEntry(e));
+  const latestDay = localDate(new Date(options.now.getTime() + 86_400_000), options.timeZone);
   const seen = new Set<string>();
   for (const entry of entries) {
     if (seen.has(entry.origin)) entry.repeated = true;
     seen.add(entry.origin);
+    // Named by its words: the summary adds its day.
+    if (entry.entryDate > latestDay) entry.leftOut.push({ reason: 'future_date', example: entryExample({ ...entry, entryDate: '' }).trim() });
   }
   return { ...parsed, entries };
 }
@@ -53,7 +62,7 @@ function readText(text: string, options: ReadOptions): ParsedImport {
 
 /** A JSON or text journal file's bytes read at once (a ZIP goes through readDayOneZip). */
 export function parseImportBytes(bytes: Uint8Array, options: ReadOptions): ParsedImport {
-  return finish(readText(new TextDecoder('utf-8').decode(bytes), options));
+  return finish(readText(new TextDecoder('utf-8').decode(bytes), options), options);
 }
 
 /** True when the bytes start as a ZIP does. */
@@ -90,5 +99,5 @@ export function parseDayOneZip(journalTexts: readonly string[], files: Map<strin
     // Other JSON beside the journals is not a reason to refuse the file.
     if (looksLikeDayOne(json)) entries.push(...parseDayOne(json, options.timeZone, files));
   }
-  return finish({ format: 'dayone-zip', entries });
+  return finish({ format: 'dayone-zip', entries }, options);
 }

@@ -56,6 +56,11 @@ export async function verifyRecovery(tokenHash: string): Promise<Session> {
   return session;
 }
 
+/** Confirms the account's e-mail address with the link's token_hash (the link e-mailed at sign-up). */
+export async function verifyEmail(tokenHash: string): Promise<void> {
+  await apiRequest('POST', '/api/auth/verify', { body: { token_hash: tokenHash, type: 'email' }, auth: false });
+}
+
 /** Sets a new password with the given access token (the recovery session's). */
 export async function updatePassword(password: string, accessToken: string): Promise<void> {
   await apiRequest('PUT', '/api/auth/user', { body: { password }, auth: accessToken });

@@ -85,8 +85,10 @@ export function fakeSession(overrides: { access_token?: string; refresh_token?: 
     user: {
       id: 'user-1',
       email: overrides.email ?? 'ada@example.com',
+      email_verified: true,
       phone: '+12025550123',
       phone_verified: true,
+      sign_up_lapses_at: null,
       is_admin: false,
       created_at: '2026-01-01T00:00:00.000Z',
     },

@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { useEffect, type ReactNode } from 'react';
+import { toast, Toaster } from 'sonner';
 import { toasterOptions } from '../components/ui/toaster-options';
 import { AuthProvider } from '../features/auth/AuthProvider';
+import { useNewVersionAvailable } from './new-version';
 
 // One client for the life of the tab: the providers mount once and stay mounted.
 const queryClient = new QueryClient({
@@ -20,6 +21,11 @@ const queryClient = new QueryClient({
  * the first app page, so the public pages never download it (see app-providers.ts).
  */
 export function AppProviders({ children }: { children: ReactNode }) {
+  const newVersion = useNewVersionAvailable();
+  // A chunk that failed for a new build is no connection problem: its toast gives way to the prompt.
+  useEffect(() => {
+    if (newVersion) toast.dismiss();
+  }, [newVersion]);
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>

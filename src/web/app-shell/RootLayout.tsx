@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Outlet } from 'react-router';
 import { loadedAppProviders, subscribeAppProviders } from './app-providers';
+import { NewVersionPrompt } from './NewVersionPrompt';
 
 const noProviders = () => null;
 
@@ -11,10 +12,18 @@ const noProviders = () => null;
  */
 export function RootLayout() {
   const Providers = useSyncExternalStore(subscribeAppProviders, loadedAppProviders, noProviders);
-  if (!Providers) return <Outlet />;
+  if (!Providers) {
+    return (
+      <>
+        <Outlet />
+        <NewVersionPrompt />
+      </>
+    );
+  }
   return (
     <Providers>
       <Outlet />
+      <NewVersionPrompt />
     </Providers>
   );
 }

@@ -23,6 +23,7 @@ import * as oneTimeZone from './2026-11-25-0900-one-time-zone';
 import * as vault from './2026-11-25-1000-vault';
 import * as vaultUndoWords from './2026-11-25-1001-vault-undo-words';
 import * as entryZones from './2026-11-26-0100-entry-zones';
+import * as emailVerification from './2026-11-28-0100-email-verification';
 import * as entryVersions from './2026-11-28-0100-entry-versions';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-1000-vault': vault,
   '2026-11-25-1001-vault-undo-words': vaultUndoWords,
   '2026-11-26-0100-entry-zones': entryZones,
+  '2026-11-28-0100-email-verification': emailVerification,
   '2026-11-28-0100-entry-versions': entryVersions,
 };

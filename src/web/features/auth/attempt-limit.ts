@@ -7,6 +7,8 @@ import { RATE_WINDOW_MS } from '../../../shared/limits';
 interface AttemptLimit {
   /** Records an attempt if one is allowed now; false when the window is full. */
   tryAttempt(now?: number): boolean;
+  /** While the window is full, how long until the oldest attempt leaves it; 0 when one is allowed. */
+  retryInMs(now?: number): number;
   reset(): void;
 }
 
@@ -29,6 +31,10 @@ export function attemptLimit(storageKey: string, maxAttempts: number, windowMs =
         // Storage unavailable: the server's limit still applies.
       }
       return true;
+    },
+    retryInMs(now = Date.now()) {
+      const attempts = recent(now);
+      return attempts.length < maxAttempts ? 0 : Math.max(0, Math.min(...attempts) + windowMs - now);
     },
     reset() {
       try {

@@ -9,9 +9,10 @@ const copy = messages.billingManagement;
 
 /**
  * Shown to someone who already pays: one subscription per account, so plan changes and
- * cancelling happen in the billing portal. `refused` marks the answer to a refused checkout.
+ * cancelling happen in the billing portal. `refused` marks the answer to a refused checkout;
+ * `cancelledEndsOn` (a day, or null when unknown) a cancelled subscription that still runs.
  */
-export function ManageBillingNotice({ refused }: { refused: boolean }) {
+export function ManageBillingNotice({ refused, cancelledEndsOn }: { refused: boolean; cancelledEndsOn?: string | null }) {
   const portal = useBillingPortal();
   const open = () => portal.mutate(undefined, { onError: () => toast.error(messages.billing.portalFailed, { id: 'portal-error' }) });
   return (
@@ -26,7 +27,7 @@ export function ManageBillingNotice({ refused }: { refused: boolean }) {
         <Info aria-hidden="true" className={cn('mt-0.5 size-5 shrink-0', refused ? 'text-amber-700' : 'text-brand-700')} />
         <div>
           {refused && <p className="font-semibold text-ink">{copy.alreadySubscribedTitle}</p>}
-          <p className="text-sm leading-6 text-stone-700">{refused ? copy.alreadySubscribed : copy.subscribedNotice}</p>
+          <p className="text-sm leading-6 text-stone-700">{refused ? copy.alreadySubscribed : cancelledEndsOn !== undefined ? copy.cancelledNotice(cancelledEndsOn) : copy.subscribedNotice}</p>
         </div>
       </div>
       {/* Still busy after success: the browser is on its way to the portal. */}

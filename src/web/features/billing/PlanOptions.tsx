@@ -2,7 +2,7 @@ import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { messages } from '../../../shared/messages';
-import { formatUsd, PLAN_FEATURES, PLANS, YEARLY_SAVINGS_LABEL, type Plan, type PlanId } from '../../../shared/plans';
+import { formatUsd, PLAN_FEATURES, PLANS, YEARLY_MONTHS_FREE_LABEL, YEARLY_SAVINGS_LABEL, type Plan, type PlanId } from '../../../shared/plans';
 import { Button } from '../../components/ui/Button';
 import { cn } from '../../components/ui/cn';
 import { ApiError } from '../../api/errors';
@@ -82,9 +82,19 @@ function PlanCard({
 
 /**
  * The two plans; choosing one starts checkout (spec 2 and 7), failures toast per spec 8. A
- * subscriber (`subscribed`, or a checkout the server refused with 409) is sent to Manage Billing.
+ * subscriber (`subscribed`, or a checkout the server refused with 409) is sent to Manage Billing:
+ * one subscription per account, so no plan button is offered to them. `cancelledEndsOn`: a
+ * cancelled subscription still running, and the day it ends.
  */
-export function PlanOptions({ subscribed = false, currentPlan = null }: { subscribed?: boolean; currentPlan?: PlanId | null }) {
+export function PlanOptions({
+  subscribed = false,
+  currentPlan = null,
+  cancelledEndsOn,
+}: {
+  subscribed?: boolean;
+  currentPlan?: PlanId | null;
+  cancelledEndsOn?: string | null;
+}) {
   const checkout = useStartCheckout();
   const [refused, setRefused] = useState(false);
   // Still busy after success: the browser is on its way to checkout.
@@ -98,13 +108,13 @@ export function PlanOptions({ subscribed = false, currentPlan = null }: { subscr
     });
   return (
     <div className="space-y-6">
-      {(refused || subscribed) && <ManageBillingNotice refused={refused} />}
+      {(refused || subscribed) && <ManageBillingNotice refused={refused} cancelledEndsOn={cancelledEndsOn} />}
       <div className="grid gap-6 md:grid-cols-2">
         <PlanCard
           plan={PLANS.monthly}
           notes={[copy.monthlyNote]}
           busy={busyPlan === 'monthly'}
-          disabled={busyPlan !== undefined}
+          disabled={subscribed || busyPlan !== undefined}
           current={currentPlan === 'monthly'}
           onChoose={() => choose('monthly')}
         />
@@ -112,9 +122,9 @@ export function PlanOptions({ subscribed = false, currentPlan = null }: { subscr
           plan={PLANS.yearly}
           featured
           badge={copy.bestValue}
-          notes={[YEARLY_SAVINGS_LABEL, copy.twoMonthsFree]}
+          notes={[YEARLY_SAVINGS_LABEL, YEARLY_MONTHS_FREE_LABEL]}
           busy={busyPlan === 'yearly'}
-          disabled={busyPlan !== undefined}
+          disabled={subscribed || busyPlan !== undefined}
           current={currentPlan === 'yearly'}
           onChoose={() => choose('yearly')}
         />

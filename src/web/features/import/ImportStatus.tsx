@@ -47,6 +47,15 @@ export function ImportStatus({ progress }: { progress: ImportProgress }) {
       </div>
     );
   }
+  if (progress.total === 0) {
+    // A file read whole that holds nothing (an empty jrnl journal): not a success to celebrate.
+    return (
+      <div role="status" className="flex gap-2 rounded-xl border border-amber-200 bg-amber-50/60 px-4 py-3 text-sm text-amber-900">
+        <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <p>{copy.noEntries}</p>
+      </div>
+    );
+  }
   return (
     <div role="status" className="flex gap-2 rounded-xl border border-brand-200 bg-brand-50/60 px-4 py-3 text-sm text-ink">
       <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-700" />
@@ -58,7 +67,11 @@ export function ImportStatus({ progress }: { progress: ImportProgress }) {
             {progress.reasons.map((item) => (
               <li key={item.reason}>
                 {copy.reasons[item.reason](item.count)}
-                {item.examples.length > 0 && <span className="block text-xs text-stone-500">{item.examples.join(' · ')}</span>}
+                {item.examples.length > 0 && (
+                  <span className="block text-xs text-stone-500">
+                    {[...item.examples, ...(item.count > item.examples.length ? [copy.andMore(item.count - item.examples.length)] : [])].join(' · ')}
+                  </span>
+                )}
               </li>
             ))}
           </ul>

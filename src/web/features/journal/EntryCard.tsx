@@ -1,25 +1,34 @@
 import { Globe, MessageSquareText, Pencil, Trash2 } from 'lucide-react';
-import { memo, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useReducer, useRef, useState } from 'react';
 import type { EntrySource, JournalEntry } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
 import { cn } from '../../components/ui/cn';
+import { loadOnce } from '../../components/ui/load-once';
 import { collapseText } from './collapse';
 import { journalCopy } from './copy';
 import { entryTextParts } from './entry-links';
 import { formatEntryDay, formatShortDay, localMoment } from './dates';
 import { DeleteEntryDialog, PhotoLightbox } from './dialogs';
 import { EntryEditor } from './EntryEditor';
+import { looksLikeMarkdown } from './markdown-syntax';
 import { photoAlt } from './photo-rules';
 import { PhotoImg } from './photo-src';
+import { markSearchTerms, searchMarkRanges } from './search-marks';
+
+/** The Markdown renderer: loaded only when an entry on screen uses Markdown. */
+const markdownCode = loadOnce(() => import('./markdown'));
+
+const NO_TERMS: readonly string[] = [];
 
 const iconButton =
   'flex size-9 items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-ink';
 
 /**
  * One journal entry: read it, expand it, look at its photos, edit or delete it. `timeZone`: the
- * profile's, for its times. Memoised: the list re-renders as its queries refetch, with the same entries.
+ * profile's, for its times; `terms`: the search's, marked in the text. Memoised: the list re-renders
+ * as its queries refetch, with the same entries.
  */
-export const EntryCard = memo(function EntryCard({ entry, timeZone }: { entry: JournalEntry; timeZone?: string }) {
+export const EntryCard = memo(function EntryCard({ entry, timeZone, terms = NO_TERMS }: { entry: JournalEntry; timeZone?: string; terms?: readonly string[] }) {
   const headingId = useId();
   const [editing, setEditing] = useState(false);
   const [lightbox, setLightbox] = useState<number | null>(null);
@@ -85,8 +94,13 @@ export const EntryCard = memo(function EntryCard({ entry, timeZone }: { entry: J
         </div>
       ) : (
         <>
-          {entry.title && <h3 className="mt-4 font-serif text-xl font-semibold text-ink sm:text-2xl">{entry.title}</h3>}
-          {entry.content && <EntryText content={entry.content} />}
+          {entry.title && (
+            <h3 className="mt-4 font-serif text-xl font-semibold text-ink sm:text-2xl">
+              <Marked text={entry.title} terms={terms} />
+            </h3>
+          )}
+          {/* Keyed by the search: a new search decides afresh whether the card opens on its hit. */}
+          {entry.content && <EntryText key={terms.join('\n')} content={entry.content} terms={terms} />}
           {entry.tags.length > 0 && (
             <ul aria-label="Tags" className="mt-4 flex flex-wrap gap-1.5">
               {entry.tags.map((tag) => (
@@ -142,36 +156,73 @@ function SourceBadge({ source }: { source: EntrySource }) {
   );
 }
 
-/** The text, collapsed to its first lines when long, with Show more / Show less. */
-function EntryText({ content }: { content: string }) {
+/** Text with the search's hits in <mark>. */
+function Marked({ text, terms }: { text: string; terms: readonly string[] }) {
+  if (terms.length === 0) return text;
+  return markSearchTerms(text, terms).map((part, index) =>
+    part.marked ? (
+      <mark key={index} className="rounded-sm bg-amber-200/80 text-inherit">
+        {part.text}
+      </mark>
+    ) : (
+      part.text
+    ),
+  );
+}
+
+/** The Markdown renderer once an entry that needs it has loaded it; null before (the text shows plain meanwhile). */
+function useMarkdownRenderer(needed: boolean) {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    if (needed && !markdownCode.loaded()) markdownCode.load().then(rerender, () => undefined);
+  }, [needed]);
+  return needed ? markdownCode.loaded() : null;
+}
+
+const textClasses = 'max-w-[68ch] font-serif text-[1.0625rem] leading-7 sm:leading-8 text-stone-800 sm:text-lg';
+
+/**
+ * The text, collapsed to its first lines when long, with Show more / Show less; Markdown rendered,
+ * search hits marked, and opened at once when a hit lies in the part Show more hides.
+ */
+function EntryText({ content, terms }: { content: string; terms: readonly string[] }) {
   const textId = useId();
-  const [expanded, setExpanded] = useState(false);
   const collapsed = collapseText(content);
+  // Without its ellipsis, the collapsed text is the start of the content.
+  const shownLength = collapsed.text.length - 1;
+  const [choice, setExpanded] = useState<boolean | null>(null);
+  const expanded = choice ?? (collapsed.truncated && searchMarkRanges(content, terms).some(([, end]) => end > shownLength));
   const cut = !expanded && collapsed.truncated;
-  const parts = entryTextParts(cut ? collapsed.text : content, { cut });
+  const shown = cut ? collapsed.text : content;
+  const markdown = useMarkdownRenderer(looksLikeMarkdown(content));
+  const parts = entryTextParts(shown, { cut });
   return (
     <div className="mt-3">
-      <p id={textId} className="max-w-[68ch] font-serif text-[1.0625rem] leading-7 sm:leading-8 whitespace-pre-wrap text-stone-800 sm:text-lg">
-        {parts.map((part, index) =>
-          part.href ? (
-            <a
-              key={index}
-              href={part.href}
-              target="_blank"
-              rel="noopener noreferrer nofollow"
-              className="text-brand-700 underline underline-offset-2 hover:text-brand-900"
-            >
-              {part.text}
-            </a>
-          ) : (
-            part.text
-          ),
-        )}
-      </p>
+      {markdown ? (
+        <div id={textId} className={cn(textClasses, 'entry-markdown')} dangerouslySetInnerHTML={{ __html: markdown.renderMarkdown(shown, terms) }} />
+      ) : (
+        <p id={textId} className={cn(textClasses, 'whitespace-pre-wrap')}>
+          {parts.map((part, index) =>
+            part.href ? (
+              <a
+                key={index}
+                href={part.href}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="text-brand-700 underline underline-offset-2 hover:text-brand-900"
+              >
+                <Marked text={part.text} terms={terms} />
+              </a>
+            ) : (
+              <Marked key={index} text={part.text} terms={terms} />
+            ),
+          )}
+        </p>
+      )}
       {collapsed.truncated && (
         <button
           type="button"
-          onClick={() => setExpanded((v) => !v)}
+          onClick={() => setExpanded(!expanded)}
           aria-expanded={expanded}
           aria-controls={textId}
           className="mt-2 rounded text-sm font-medium text-brand-700 underline-offset-4 hover:underline"

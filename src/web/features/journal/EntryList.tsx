@@ -1,7 +1,8 @@
 import { BookOpen, CircleAlert, PenLine, SearchX } from 'lucide-react';
-import { useDeferredValue, useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import type { JournalEntry } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
+import { searchTerms } from '../../../shared/search-text';
 import { formatUsPhone } from '../../../shared/site';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
@@ -9,6 +10,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { useAuth } from '../auth/auth-context';
 import { TrialExpiredPanel } from '../billing/TrialExpiredPanel';
 import { JournalNumberLinks } from '../journal-number';
+import { useAccount } from './AccountBanners';
 import { journalCopy } from './copy';
 import { EntryCard } from './EntryCard';
 import { isFilterActive, type SearchFilter } from './filters';
@@ -16,7 +18,11 @@ import { useEntries, useProfile } from './queries';
 
 /** The entries matching the filter, newest first, with loading, error and empty states and paging. */
 export function EntryList({ filter, onCreate, onClearFilters }: { filter: SearchFilter; onCreate: () => void; onClearFilters: () => void }) {
-  const entries = useEntries(filter);
+  // Reversed dates match nothing: say so rather than ask (as Export does).
+  const reversed = filter.dateFrom !== '' && filter.dateTo !== '' && filter.dateFrom > filter.dateTo;
+  const entries = useEntries(filter, { enabled: !reversed });
+  // The search's words, marked in the cards (one array per search, so the memoised cards keep).
+  const terms = useMemo(() => searchTerms(filter.text), [filter.text]);
   // Times are told in the profile's zone: the cards wait for it (asked for beside the entries), so
   // they are built once, not again with every time changed as it lands.
   const profile = useProfile();
@@ -30,6 +36,11 @@ export function EntryList({ filter, onCreate, onClearFilters }: { filter: Search
   // Keyed by id: an entry seen on two pages (the list changed between them) is shown once.
   const list = [...new Map((pages ?? []).flatMap((page) => page.entries).map((e) => [e.id, e])).values()];
 
+  if (reversed) return <FilterProblem message={journalCopy.reversedDates} onClear={onClearFilters} />;
+  // A filter the server cannot read (a day that does not exist, from the address bar): its words, not "check your connection".
+  if (entries.error instanceof ApiError && entries.error.status === 400 && list.length === 0) {
+    return <FilterProblem message={entries.error.message} onClear={onClearFilters} />;
+  }
   if (entries.isPending || (entries.data && !pages)) {
     return (
       <div className="flex flex-col items-center gap-3 py-16 text-brand-700">
@@ -61,7 +72,7 @@ export function EntryList({ filter, onCreate, onClearFilters }: { filter: Search
   return (
     <section aria-label="Journal entries" aria-busy={entries.isFetching || undefined}>
       <ol className="space-y-5">
-        <Cards entries={list} timeZone={timeZone} />
+        <Cards entries={list} timeZone={timeZone} terms={terms} />
       </ol>
       {entries.hasNextPage && (
         <LoadMore loading={entries.isFetchingNextPage} onLoad={() => void entries.fetchNextPage()} />
@@ -74,14 +85,14 @@ export function EntryList({ filter, onCreate, onClearFilters }: { filter: Search
 /** About what a phone's first screen shows: these cards come first, the rest in a commit of their own. */
 const FIRST_CARDS = 3;
 
-function Cards({ entries, timeZone }: { entries: JournalEntry[]; timeZone: string | undefined }) {
+function Cards({ entries, timeZone, terms }: { entries: JournalEntry[]; timeZone: string | undefined; terms: readonly string[] }) {
   // Built after the first ones are on screen, so the first paint does not wait for every card (and a
   // page added by Load more is built in the background too).
   const count = useDeferredValue(entries.length, Math.min(entries.length, FIRST_CARDS));
   return entries.slice(0, count).map((entry) => (
     // Cards below the screen are laid out and painted when scrolled near, not on the first screen.
     <li key={entry.id} className="[content-visibility:auto] [contain-intrinsic-size:auto_320px]">
-      <EntryCard entry={entry} timeZone={timeZone} />
+      <EntryCard entry={entry} timeZone={timeZone} terms={terms} />
     </li>
   ));
 }
@@ -110,7 +121,10 @@ function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void })
 }
 
 function WelcomeEmpty({ onCreate }: { onCreate: () => void }) {
-  const { user } = useAuth();
+  // The account as the server has it now (a YES may have landed since sign-in), else the session's.
+  const account = useAccount().data;
+  const session = useAuth().user;
+  const user = account ?? session;
   return (
     <div className="overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
       <div className="bg-linear-to-br from-brand-700 to-brand-900 px-6 py-9 text-white sm:px-10">
@@ -125,13 +139,26 @@ function WelcomeEmpty({ onCreate }: { onCreate: () => void }) {
       </div>
       <div className="flex flex-col gap-4 px-6 py-6 sm:flex-row sm:items-center sm:justify-between sm:px-10">
         <p className="text-sm text-stone-600">
-          {user?.phone ? <>Text from {formatUsPhone(user.phone)} and it lands here.</> : 'Your entries will appear here.'}
+          {/* Only a verified phone's texts are journaled: never promise it before. */}
+          {user?.phone && user.phone_verified ? messages.accountState.textsLandHere(formatUsPhone(user.phone)) : 'Your entries will appear here.'}
         </p>
         <Button size="lg" onClick={onCreate}>
           <PenLine aria-hidden="true" className="size-4" />
           {journalCopy.createFirst}
         </Button>
       </div>
+    </div>
+  );
+}
+
+function FilterProblem({ message, onClear }: { message: string; onClear: () => void }) {
+  return (
+    <div role="alert" className="flex flex-col items-center rounded-2xl border border-dashed border-amber-300 bg-amber-50/60 px-6 py-12 text-center">
+      <CircleAlert aria-hidden="true" className="size-8 text-amber-700" />
+      <p className="mt-3 font-serif text-xl font-semibold text-ink">{message}</p>
+      <Button variant="secondary" className="mt-5" onClick={onClear}>
+        Clear filters
+      </Button>
     </div>
   );
 }

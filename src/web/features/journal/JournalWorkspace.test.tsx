@@ -78,6 +78,24 @@ describe('journal states', () => {
     expect(screen.getByRole('searchbox', { name: 'Search entries' })).toHaveValue('');
   });
 
+  it('says From must be on or before To for reversed dates, instead of that nothing matches', async () => {
+    api.on('GET /api/entries', json(200, page([buildEntry({ content: 'All of it' })])));
+    const app = renderJournal(<JournalWorkspace />, { at: '/journal?from=2026-03-10&to=2026-03-01' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(journalCopy.reversedDates);
+    expect(screen.queryByText(journalCopy.noMatchesTitle)).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getAllByRole('button', { name: 'Clear filters' })[0]!);
+    expect(await screen.findByText('All of it')).toBeInTheDocument();
+    expect(app.address()).toBe('/journal');
+  });
+
+  it('says a day that does not exist is not a real one, not that the connection failed', async () => {
+    const message = 'There is no day 2026-02-30: dates must be real days, written YYYY-MM-DD';
+    api.on('GET /api/entries', (request) => (request.params.get('from') ? failure(400, message, 'INVALID_INPUT') : json(200, page([]))));
+    renderJournal(<JournalWorkspace />, { at: '/journal?from=2026-02-30' });
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.queryByText(journalCopy.loadError)).not.toBeInTheDocument();
+  });
+
   it('lists entries newest first with statistics above them', async () => {
     api.on('GET /api/entries', json(200, page([buildEntry({ content: 'Newest' }), buildEntry({ content: 'Older', entry_date: '2026-03-02' })])));
     api.on('GET /api/stats', json(200, stats({ current_streak: 5, total_days: 40, total_photos: 7, total_words: 12345 })));

@@ -2,6 +2,7 @@ import { Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { messages } from '../../../shared/messages';
 import { preloadOnFirstInteraction } from '../../components/ui/lazy-dialog';
+import { AccountBanners } from './AccountBanners';
 import { OptOutBanner, SubscriptionBanner } from './Banners';
 import { journalCopy } from './copy';
 import { EntryList } from './EntryList';
@@ -63,6 +64,7 @@ export function JournalWorkspace({ exportOpen, onExportOpenChange }: JournalWork
           {journalCopy.newEntry}
         </span>
       </button>
+      <AccountBanners />
       <OptOutBanner />
       <SubscriptionBanner />
       {stats.isPending ? <StatsRowPlaceholder /> : stats.data && stats.data.total_days > 0 && <StatsRow stats={stats.data} />}

@@ -59,8 +59,8 @@ const profileQuery = queryOptions({
 });
 
 /** The filtered entries, newest first, a page at a time (nextCursor). */
-export function useEntries(filter: SearchFilter) {
-  return useInfiniteQuery(entriesQuery(filter));
+export function useEntries(filter: SearchFilter, { enabled = true }: { enabled?: boolean } = {}) {
+  return useInfiniteQuery({ ...entriesQuery(filter), enabled });
 }
 
 export function useStats() {

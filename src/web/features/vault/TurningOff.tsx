@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
 import type { VaultView } from '../../../shared/vault';
 import { vaultMessages } from '../../../shared/vault-messages';
 import { Alert } from '../../components/ui/Alert';
@@ -31,6 +32,8 @@ export function TurningOff(props: { vault: VaultView }) {
         await queryClient.invalidateQueries({ queryKey: ['journal'] });
         // The vault is gone: its keys open nothing any more.
         lockVault();
+        // The card goes back to "Set up": say in words that the vault is off.
+        toast.success(copy.turnedOff);
       })
       .catch(() => {
         if (!controller.signal.aborted) setStopped(true);

@@ -221,5 +221,6 @@ describe('Settings → Vault: unlocking and locking', () => {
     expect(api.requestsTo('POST /api/vault/opened')[0]!.body.entries).toEqual([{ id: 'e1', segments: 1, content: 'Toast and tea', title: null, tags: [], photos: [] }]);
     expect(api.requestsTo('DELETE /api/vault')).toHaveLength(1);
     expect(vaultKeys()).toBeNull();
+    expect(await screen.findByText(copy.turnedOff)).toBeInTheDocument();
   });
 });

@@ -94,7 +94,7 @@ export function AdminDashboardPage() {
         <StatCard
           label="Paid Subscribers"
           value={formatNumber(metrics?.paidSubscribers)}
-          hint="View subscribers →"
+          hint={`Charged · ${formatNumber(metrics?.convertingTrials)} trials converting · View subscribers →`}
           icon={CreditCard}
           tone="emerald"
           to="/admin/dashboard/subscribers"

@@ -26,6 +26,7 @@ const metrics = (count: number) => ({
   success: true,
   metrics: {
     paidSubscribers: 12,
+    convertingTrials: 5,
     trialUsers: 34,
     trialConversionRate: 25.5,
     accountVerificationRate: 88,
@@ -49,6 +50,8 @@ describe('admin dashboard', () => {
     expect(await screen.findByText('Paid Subscribers')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText('12')).toBeInTheDocument());
     expect(screen.getByText('34')).toBeInTheDocument();
+    // Paid is charged: trials that chose a plan are said apart.
+    expect(screen.getByText('Charged · 5 trials converting · View subscribers →')).toBeInTheDocument();
     expect(screen.getByText('25.5%')).toBeInTheDocument();
     expect(screen.getByText(messages.admin.conversionWindow)).toBeInTheDocument();
     expect(screen.getByTestId('entries-count')).toHaveTextContent('7');

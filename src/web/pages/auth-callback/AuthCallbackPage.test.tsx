@@ -21,6 +21,22 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+describe('the e-mail confirmation link', () => {
+  it('confirms the address with POST /api/auth/verify {token_hash, type: "email"}, once', async () => {
+    api.on('POST /api/auth/verify', reply(200, { email_verified: true }));
+    renderApp(routes, ['/auth/callback?token_hash=hash-1&type=email'], { strict: true });
+    expect(await screen.findByRole('heading', { name: messages.emailVerification.confirmed })).toBeInTheDocument();
+    expect(api.requestsTo('POST /api/auth/verify').map((r) => r.body)).toEqual([{ token_hash: 'hash-1', type: 'email' }]);
+    expect(api.requestsTo('POST /api/auth/token')).toHaveLength(0);
+  });
+
+  it('says when the link is used or expired', async () => {
+    api.on('POST /api/auth/verify', apiError(400, 'INVALID_TOKEN', messages.emailVerification.invalidLink));
+    renderApp(routes, ['/auth/callback?token_hash=old&type=email']);
+    expect(await screen.findByText(messages.emailVerification.invalidLink)).toBeInTheDocument();
+  });
+});
+
 describe('auth callback page', () => {
   it('trades the link token for a session and opens the journal', async () => {
     api.on('POST /api/auth/token', reply(200, fakeSession({ access_token: 'from-link' })));

@@ -11,9 +11,19 @@ import { useAuth } from '../../features/auth/auth-context';
 import { AuthLayout } from '../../features/auth/AuthLayout';
 import { isSafeAppPath } from '../../features/auth/redirect';
 import { useOneTimeExchange } from '../../features/auth/useOneTimeExchange';
+import { EmailConfirmation } from './EmailConfirmation';
 
-/** The target of a sign-in link (the phone-verification auth_link): trades ?token= for a session. */
+/**
+ * The target of a sign-in link (the phone-verification auth_link): trades ?token= for a session.
+ * The link e-mailed at sign-up comes here too (?token_hash=…&type=email) and confirms the address.
+ */
 export function AuthCallbackPage() {
+  const [params] = useSearchParams();
+  if (params.get('type') === 'email') return <EmailConfirmation tokenHash={params.get('token_hash')} />;
+  return <SignInLinkExchange />;
+}
+
+function SignInLinkExchange() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const location = useLocation();

@@ -41,6 +41,16 @@ describe('journal shell', () => {
     expect(screen.getByRole('button', { name: 'Create Your First Entry' })).toBeInTheDocument();
   });
 
+  it('does not offer the N shortcut behind a locked vault, where N writes nothing', async () => {
+    api.on('GET /api/subscription', reply(200, { subscribed: false, subscription_tier: null, subscription_end: null, is_trial: true, trial_end: '2099-01-01T00:00:00.000Z' }));
+    // The server says the journal is a Vault's; this tab holds no keys for it.
+    api.on('GET /api/entries', reply(200, { entries: [], nextCursor: null, vault: true }));
+    renderApp(routes, ['/journal']);
+    const hint = await screen.findByText(messages.journalPage.shortcutBefore, { exact: false });
+    await waitFor(() => expect(hint.closest('p')).toHaveClass('hidden'));
+    expect(hint.closest('p')).not.toHaveClass('sm:block');
+  });
+
   it('has Settings in the account menu', async () => {
     renderApp(routes, ['/journal']);
     await openMenu();

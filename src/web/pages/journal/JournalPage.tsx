@@ -34,7 +34,8 @@ export function JournalPage() {
         <main className="mx-auto max-w-4xl px-4 pt-6 pb-8 sm:pt-8">
           <div className="mb-5 flex items-baseline justify-between gap-4">
             <h1 className="font-serif text-2xl font-semibold tracking-tight text-ink sm:text-3xl">{messages.journalPage.heading}</h1>
-            <p className="hidden text-xs text-stone-500 sm:block">
+            {/* N writes only where a new entry can be written: not behind a locked vault. */}
+            <p className={vault === 'locked' ? 'hidden' : 'hidden text-xs text-stone-500 sm:block'}>
               {messages.journalPage.shortcutBefore}{' '}
               <kbd className="rounded border border-stone-300 bg-white px-1.5 py-0.5 font-sans text-[0.6875rem] font-semibold text-stone-700">
                 {messages.journalPage.newEntryShortcut}

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { RESET_PASSWORD_MIN_LENGTH } from '../../../shared/limits';
 import { messages } from '../../../shared/messages';
+import { isStrongSignUpPassword } from '../../../shared/validation';
 import { logout, updatePassword } from '../../api/auth';
 import { NetworkError } from '../../api/errors';
 import { Alert } from '../../components/ui/Alert';
@@ -10,11 +10,11 @@ import { Button } from '../../components/ui/Button';
 import { Field } from '../../components/ui/Field';
 import { PasswordInput } from '../../components/ui/PasswordInput';
 
-/** Spec 5 (set new password): all fields, matching, at least 6 characters. */
+/** Spec 5 (set new password): all fields, matching, and the one password rule sign-up uses. */
 function checkNewPassword(password: string, confirmation: string): string | null {
   if (!password || !confirmation) return messages.reset.fillAllFields;
   if (password !== confirmation) return messages.reset.mismatch;
-  if (password.length < RESET_PASSWORD_MIN_LENGTH) return messages.reset.tooShort;
+  if (!isStrongSignUpPassword(password)) return messages.signUp.weakPassword;
   return null;
 }
 
@@ -61,7 +61,7 @@ export function NewPasswordForm({ accessToken }: { accessToken: string }) {
           {error}
         </Alert>
       )}
-      <Field id="new-password" label="New Password" help={`At least ${RESET_PASSWORD_MIN_LENGTH} characters.`}>
+      <Field id="new-password" label="New Password" help={messages.reset.passwordRule}>
         <PasswordInput
           ref={passwordRef}
           id="new-password"

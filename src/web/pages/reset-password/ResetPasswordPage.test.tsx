@@ -73,7 +73,8 @@ describe('reset password page', () => {
   it.each([
     ['', '', messages.reset.fillAllFields],
     ['secret1', 'secret2', messages.reset.mismatch],
-    ['abc', 'abc', messages.reset.tooShort],
+    ['abcdef', 'abcdef', messages.signUp.weakPassword],
+    ['Abcdefg1'.toLowerCase(), 'abcdefg1', messages.signUp.weakPassword],
   ])('checks the new password (%j / %j)', async (password, confirmation, message) => {
     api.on('POST /api/auth/verify', reply(200, fakeSession({ access_token: 'recovery-token' })));
     renderApp(routes, [validLink]);
@@ -89,12 +90,12 @@ describe('reset password page', () => {
     api.on('PUT /api/auth/user', reply(200, fakeSession().user));
     api.on('POST /api/auth/logout', reply(204));
     const app = renderApp(routes, [validLink]);
-    await setPassword('new-secret', 'new-secret');
+    await setPassword('New-secret1', 'New-secret1');
 
     expect(await screen.findByText('/sign-in page')).toBeInTheDocument();
     expect(app.path()).toBe('/sign-in');
     const [update] = api.requestsTo('PUT /api/auth/user');
-    expect(update!.body).toEqual({ password: 'new-secret' });
+    expect(update!.body).toEqual({ password: 'New-secret1' });
     expect(update!.headers.Authorization).toBe('Bearer recovery-token');
     expect(api.requestsTo('POST /api/auth/logout')[0]!.headers.Authorization).toBe('Bearer recovery-token');
     expect(await toasts().findByText(messages.reset.updated)).toBeInTheDocument();
@@ -105,7 +106,7 @@ describe('reset password page', () => {
     api.on('POST /api/auth/verify', reply(200, fakeSession({ access_token: 'recovery-token' })));
     api.on('PUT /api/auth/user', apiError(400, 'INVALID_INPUT', 'New password should be different from the old password.'));
     renderApp(routes, [validLink]);
-    await setPassword('new-secret', 'new-secret');
+    await setPassword('New-secret1', 'New-secret1');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(messages.reset.failedTitle);
     expect(alert).toHaveTextContent('New password should be different from the old password.');

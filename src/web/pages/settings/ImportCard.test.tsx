@@ -64,8 +64,13 @@ class FakeEventSource {
       for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) });
     });
   }
+  listensTo(type: string) {
+    return this.listeners.has(type);
+  }
   close() {}
 }
+/** The stream the import follows (the page keeps its own live stream beside it). */
+const importStream = () => FakeEventSource.instances.find((stream) => stream.listensTo('import.progress'));
 
 const journalFile = () => new File(['[2024-03-01 09:00] Called mom.\n'], 'journal.txt', { type: 'text/plain' });
 const lastUpload = async () => {
@@ -109,7 +114,7 @@ describe('Settings → Import', () => {
       photos_imported: 12,
       photos_skipped: 2,
       reasons: [
-        { reason: 'already_imported', count: 3, examples: ['2024-03-01 “Called mom.”'] },
+        { reason: 'already_imported', count: 4, examples: ['2024-03-01 “Called mom.”', '2024-03-02 “Rain.”', '2024-03-03 “Tea.”'] },
         { reason: 'empty', count: 2, examples: [] },
         { reason: 'photo_missing', count: 2, examples: ['d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)'] },
       ],
@@ -133,22 +138,35 @@ describe('Settings → Import', () => {
     xhr.respond(202, { import_id: 'imp-1' });
     const bar = await card.findByRole('progressbar', { name: messages.importer.progress(40, 200) });
     expect(bar).toHaveAttribute('aria-valuenow', '20');
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    expect(FakeEventSource.instances[0]!.url).toBe('/api/events?ticket=ticket-1');
-    FakeEventSource.instances[0]!.emit('import.progress', counts(progress({ imported: 120, skipped: 30 })));
+    await waitFor(() => expect(importStream()).toBeDefined());
+    expect(importStream()!.url).toBe('/api/events?ticket=ticket-1');
+    importStream()!.emit('import.progress', counts(progress({ imported: 120, skipped: 30 })));
     expect(await card.findByRole('progressbar', { name: messages.importer.progress(150, 200) })).toHaveAttribute('aria-valuenow', '75');
 
-    FakeEventSource.instances[0]!.emit('import.progress', counts(final));
+    importStream()!.emit('import.progress', counts(final));
     const status = await card.findByRole('status');
     expect(status).toHaveTextContent('Imported 195 of 200 entries');
     expect(status).toHaveTextContent('12 photos added');
-    expect(status).toHaveTextContent('3 entries were already in your journal');
+    expect(status).toHaveTextContent('4 entries were already in your journal');
+    // Three examples of four: the fourth is counted, not lost from sight.
+    expect(status).toHaveTextContent('2024-03-01 “Called mom.” · 2024-03-02 “Rain.” · 2024-03-03 “Tea.” · and 1 more');
+    expect(status).toHaveTextContent('d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06) · and 1 more');
     expect(status).toHaveTextContent('2 entries have no text and no photos');
     expect(status).toHaveTextContent('2 photos named in the file are missing from the ZIP');
     expect(status).toHaveTextContent('d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)');
     expect(within(status).getByRole('link', { name: messages.importer.openJournal })).toHaveAttribute('href', '/journal');
     expect(card.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(sessionStorage.getItem('jotline.import')).toBeNull();
+  });
+
+  it('says a file with no entries has none, rather than "Imported 0 of 0 entries" as a success', async () => {
+    const api = installSettingsApi();
+    sessionStorage.setItem('jotline.import', 'imp-1');
+    api.on('GET /api/imports/imp-1', reply(200, progress({ status: 'done', total: 0 })));
+    renderSettings();
+    const status = await (await findCard()).findByRole('status');
+    expect(status).toHaveTextContent(messages.importer.noEntries);
+    expect(status).not.toHaveTextContent('Imported 0 of 0');
   });
 
   it('shows an import still running after the page is reloaded', async () => {
@@ -247,6 +265,9 @@ describe('Settings → Import', () => {
     const card = await findCard();
     const user = userEvent.setup();
     expect(await card.findByText(messages.importer.vaultLocked)).toBeInTheDocument();
+    // The Vault does not know what was imported before it: the card does not promise it does.
+    expect(await screen.findByText(messages.importer.leadVault)).toBeInTheDocument();
+    expect(screen.queryByText(messages.importer.lead)).not.toBeInTheDocument();
     await user.upload(card.getByLabelText(messages.importer.fileLabel), journalFile());
     expect(card.getByRole('button', { name: messages.importer.start })).toBeDisabled();
 

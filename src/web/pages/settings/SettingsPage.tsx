@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { Spinner } from '../../components/ui/Spinner';
 import { ExportModal } from '../../features/journal';
+import { useLiveJournal } from '../../features/journal/useLiveJournal';
 import { VaultCard } from '../../features/vault/VaultCard';
 import { PageHead } from '../../seo/PageHead';
 import { JournalHeader } from '../journal/JournalHeader';
@@ -19,6 +20,8 @@ import { useSettingsProfile } from './settings-queries';
 /** /settings: the plan and billing, and the texts the service sends (spec 2). */
 export function SettingsPage() {
   const [exportOpen, setExportOpen] = useState(false);
+  // PAUSE, STOP or START texted while settings are open show here at once (profile.updated).
+  useLiveJournal();
   return (
     <div className="min-h-dvh bg-paper">
       <PageHead title="Settings · Jotline" robots="noindex" />

@@ -1,8 +1,8 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError } from '../../api/fake-api';
+import { apiError, reply } from '../../api/fake-api';
 import { buildProfile, findControls, installSettingsApi, renderSettings, toasts } from './test-support';
 
 const copy = messages.textPause;
@@ -12,7 +12,39 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The server's event stream, driven by the test. */
+class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  private listeners = new Map<string, Array<() => void>>();
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(type: string, listener: () => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  emit(type: string) {
+    act(() => {
+      for (const listener of this.listeners.get(type) ?? []) listener();
+    });
+  }
+  close() {}
+}
+
 describe('settings: texts paused by PAUSE', () => {
+  it('shows a PAUSE texted while the page is open, without a reload', async () => {
+    FakeEventSource.instances = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const api = installSettingsApi(buildProfile({ paused_until: null }));
+    api.on('POST /api/events/ticket', reply(200, { ticket: 'ticket-1' }));
+    renderSettings();
+    await findControls();
+    expect(screen.queryByRole('button', { name: copy.resume })).not.toBeInTheDocument();
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    api.on('GET /api/profile', reply(200, buildProfile({ paused_until: new Date(Date.now() + 7 * DAY_MS).toISOString() })));
+    FakeEventSource.instances[0]!.emit('profile.updated');
+    expect(await screen.findByRole('button', { name: copy.resume })).toBeInTheDocument();
+  });
+
   it('says until when texts are paused, in the journal’s time zone', async () => {
     const until = new Date(Date.now() + 3 * DAY_MS);
     installSettingsApi(buildProfile({ paused_until: until.toISOString(), timezone: 'America/Chicago' }));

@@ -53,7 +53,7 @@ export function SignInForm(props: { email: string; onEmailChange(email: string):
     if (found.email) return emailRef.current?.focus();
     if (found.password) return passwordRef.current?.focus();
 
-    if (!signInAttempts.tryAttempt()) return fail(messages.signIn.tooManyAttemptsLocal);
+    if (!signInAttempts.tryAttempt()) return fail(messages.signIn.tooManyAttemptsLocal(Math.max(1, Math.ceil(signInAttempts.retryInMs() / 60_000))));
 
     setSubmitting(true);
     try {

@@ -68,6 +68,13 @@ describe('sign-in page', () => {
     expect(screen.getAllByText(expected)).toHaveLength(1);
   });
 
+  it('says how long a lock by the server lasts', async () => {
+    api.on('POST /api/auth/token', apiError(429, 'RATE_LIMITED', messages.signIn.rateLimited));
+    renderApp(routes, ['/sign-in']);
+    await signIn('ada@example.com', 'Wrong123');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Try again in 15 minutes.');
+  });
+
   it('says "connection error" when the server cannot be reached', async () => {
     api.on('POST /api/auth/token', networkDown);
     renderApp(routes, ['/sign-in']);
@@ -75,17 +82,19 @@ describe('sign-in page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.signIn.connection);
   });
 
-  it('allows 5 attempts per 15 minutes in this browser', async () => {
+  it('allows 5 attempts per 15 minutes in this browser, and says how long to wait', async () => {
     api.on('POST /api/auth/token', apiError(400, 'INVALID_CREDENTIALS', 'Invalid login credentials'));
+    // The first attempt three minutes ago: it leaves the window in twelve.
+    localStorage.setItem('jotline.signInAttempts', JSON.stringify([Date.now() - 3 * 60_000]));
     renderApp(routes, ['/sign-in']);
-    for (let i = 0; i < 5; i++) {
+    for (let i = 1; i < 5; i++) {
       await signIn('ada@example.com', `Wrong${i}`);
-      await waitFor(() => expect(api.requestsTo('POST /api/auth/token')).toHaveLength(i + 1));
+      await waitFor(() => expect(api.requestsTo('POST /api/auth/token')).toHaveLength(i));
       await waitFor(() => expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled());
     }
     await signIn('ada@example.com', 'Journal123');
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.signIn.tooManyAttemptsLocal);
-    expect(api.requestsTo('POST /api/auth/token')).toHaveLength(5);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many sign-in attempts. Try again in 12 minutes.');
+    expect(api.requestsTo('POST /api/auth/token')).toHaveLength(4);
   });
 
   it('signs in, welcomes the person back and opens the journal', async () => {

@@ -34,6 +34,8 @@ describe('sign-in page: text me a sign-in link', () => {
     await user.keyboard('(202) 555-0123{Enter}');
     expect(await screen.findByText(copy.sentTitle)).toBeInTheDocument();
     expect(screen.getByText(copy.sent)).toBeInTheDocument();
+    // A number that texted STOP gets no link: how to turn texts back on, said to everyone alike.
+    expect(screen.getByText(/texted STOP to Jotline, texts to it are off: text START to \(\d{3}\) \d{3}-\d{4} from it/)).toBeInTheDocument();
     expect(api.requestsTo('POST /api/auth/link').map((r) => r.body)).toEqual([{ phoneNumber: '+12025550123' }]);
     expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
 

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { messages } from '../../../shared/messages';
+import { formatUsPhone } from '../../../shared/site';
+import { JOURNAL_NUMBER } from '../../components/marketing/journalNumber';
 import { limitPhoneInput, normalizeUsPhone } from '../../../shared/phone';
 import { ApiError, NetworkError } from '../../api/errors';
 import { requestSignInLinkByText } from '../../api/sign-in-link';
@@ -58,6 +60,7 @@ export function TextLinkForm(props: { onBack(): void }) {
           <Alert tone="success" title={copy.sentTitle}>
             {copy.sent}
           </Alert>
+          <p className="mt-3 text-sm text-stone-600">{copy.stopped(formatUsPhone(JOURNAL_NUMBER))}</p>
         </div>
         <Button variant="secondary" className="w-full" onClick={() => setSent(false)}>
           {copy.useAnotherNumber}

@@ -1,10 +1,10 @@
 import { Check, Circle } from 'lucide-react';
-import { SIGNUP_PASSWORD_MIN_LENGTH } from '../../../shared/limits';
+import { PASSWORD_MIN_LENGTH } from '../../../shared/limits';
 import { checkSignUpPassword, type PasswordChecks } from '../../../shared/validation';
 import { cn } from '../../components/ui/cn';
 
 const rules: Array<{ key: keyof PasswordChecks; label: string }> = [
-  { key: 'minLength', label: `At least ${SIGNUP_PASSWORD_MIN_LENGTH} characters` },
+  { key: 'minLength', label: `At least ${PASSWORD_MIN_LENGTH} characters` },
   { key: 'uppercase', label: 'An uppercase letter' },
   { key: 'lowercase', label: 'A lowercase letter' },
   { key: 'digit', label: 'A number' },

@@ -71,6 +71,12 @@ describe('sign-up page', () => {
     expect(screen.getByLabelText('Mobile phone')).toHaveValue('1-202-555-0123-');
   });
 
+  it('keeps a number written with its country code, spaces and brackets whole: digits count, not characters', async () => {
+    renderApp(routes, ['/sign-up']);
+    await fillIn({ phone: '+1 (646) 555-3012' });
+    expect(screen.getByLabelText('Mobile phone')).toHaveValue('+1 (646) 555-3012');
+  });
+
   it('ticks off the password rules as they are met', async () => {
     renderApp(routes, ['/sign-up']);
     const rules = screen.getByRole('list', { name: 'Password requirements' });

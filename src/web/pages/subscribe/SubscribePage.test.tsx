@@ -31,7 +31,9 @@ describe('/subscribe', () => {
     expect(yearly).toHaveTextContent('$49.99/year');
     expect(yearly).toHaveTextContent('BEST VALUE');
     expect(yearly).toHaveTextContent('Save $21.89 (30%)');
-    expect(yearly).toHaveTextContent('2 months free');
+    // $21.89 is 3.65 months of the monthly plan.
+    expect(yearly).toHaveTextContent('Over 3.5 months free');
+    expect(yearly).not.toHaveTextContent('2 months free');
   });
 
   it.each(['monthly', 'yearly'] as const)('choosing %s starts checkout, keeps the session id and goes to the url', async (plan) => {
@@ -83,7 +85,7 @@ describe('/subscribe', () => {
     await waitFor(() => expect(toPortal).toHaveBeenCalledWith('http://localhost/dev/billing-portal?session=bps_1'));
   });
 
-  it('tells a known subscriber up front, and does not offer the plan they already have', async () => {
+  it('tells a known subscriber up front, and offers no plan (one subscription per account)', async () => {
     renderSubscribe((api) =>
       api.on('GET /api/subscription', reply(200, { subscribed: true, subscription_tier: 'yearly', subscription_end: '2027-11-17T01:57:00.000Z', is_trial: false, trial_end: null })),
     );
@@ -91,7 +93,29 @@ describe('/subscribe', () => {
     expect(screen.getByRole('button', { name: 'Manage Billing' })).toBeEnabled();
     const yearly = screen.getByRole('article', { name: 'Yearly' });
     expect(within(yearly).getByRole('button', { name: messages.billingManagement.currentPlan })).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Choose Monthly' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Choose Monthly' })).toBeDisabled();
+  });
+
+  it('tells a cancelled subscriber when the subscription ends and points to Manage Billing, not to a plan', async () => {
+    const api = renderSubscribe((api) =>
+      api.on(
+        'GET /api/subscription',
+        reply(200, {
+          subscribed: true,
+          subscription_tier: 'monthly',
+          subscription_end: '2027-03-03T12:00:00.000Z',
+          is_trial: false,
+          trial_end: null,
+          cancel_at_period_end: true,
+        }),
+      ),
+    );
+    expect(await screen.findByText(/^Your subscription is cancelled and ends on March [345], 2027\. To keep it, or to choose a plan again, use Manage Billing\.$/)).toBeInTheDocument();
+    expect(screen.queryByText(messages.billingManagement.subscribedNotice)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Manage Billing' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Choose Yearly' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: messages.billingManagement.currentPlan })).toBeDisabled();
+    expect(api.requestsTo('POST /api/billing/checkout')).toHaveLength(0);
   });
 
   describe('during the free trial', () => {

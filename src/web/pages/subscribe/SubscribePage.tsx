@@ -5,14 +5,18 @@ import { Wordmark } from '../../components/ui/Wordmark';
 import type { PlanId } from '../../../shared/plans';
 import { PlanOptions } from '../../features/billing';
 import { useSubscription } from '../../features/journal';
+import { useLoadedProfile } from '../../features/journal/queries';
+import { formatLongDate } from '../settings/plan-badge';
 import { FirstCharge } from './FirstCharge';
 
-/** /subscribe (signed in): the two plans; choosing one goes to checkout. Subscribers are sent to Manage Billing. */
+/** /subscribe (signed in): the two plans; choosing one goes to checkout. Subscribers, cancelled ones too, are sent to Manage Billing. */
 export function SubscribePage() {
   const subscription = useSubscription();
   const subscribed = subscription.data?.subscribed === true;
   const tier = subscription.data?.subscription_tier;
   const currentPlan: PlanId | null = subscribed && (tier === 'monthly' || tier === 'yearly') ? tier : null;
+  const timezone = useLoadedProfile()?.timezone;
+  const cancelledEndsOn = subscribed && subscription.data?.cancel_at_period_end ? formatLongDate(subscription.data.subscription_end, timezone) : undefined;
   return (
     <div className="min-h-dvh bg-stone-50">
       <header className="mx-auto flex max-w-4xl items-center justify-between px-5 py-5 sm:px-8">
@@ -31,7 +35,7 @@ export function SubscribePage() {
           {subscription.data && <FirstCharge subscription={subscription.data} />}
         </div>
         <div className="mt-10">
-          <PlanOptions subscribed={subscribed} currentPlan={currentPlan} />
+          <PlanOptions subscribed={subscribed} currentPlan={currentPlan} cancelledEndsOn={cancelledEndsOn} />
         </div>
       </main>
     </div>

@@ -5,7 +5,7 @@ import { messages } from '../../../shared/messages';
 import { ApiError } from '../../api/errors';
 import { fakeSession, installFakeApi, reply } from '../../api/fake-api';
 import { sessionStore } from '../../api/session-store';
-import { renderApp } from '../../features/auth/render-app';
+import { markerRoute, renderApp } from '../../features/auth/render-app';
 import { checkoutBrowser } from '../../features/billing';
 import { TrialExpiredPage } from './TrialExpiredPage';
 
@@ -25,7 +25,40 @@ function renderExpired() {
   return api;
 }
 
+const subscriptionOf = (over: Record<string, unknown>) => ({ subscribed: false, subscription_tier: null, subscription_end: null, is_trial: true, trial_end: null, ...over });
+
+function renderWith(subscription: Record<string, unknown>) {
+  const api = installFakeApi();
+  api.on('GET /api/subscription', reply(200, subscriptionOf(subscription)));
+  api.on('POST /api/auth/logout', reply(204));
+  sessionStore.set(fakeSession({ access_token: 'token-1' }));
+  const app = renderApp([{ path: '/trial-expired', element: <TrialExpiredPage /> }, markerRoute('/journal'), markerRoute('/')], ['/trial-expired']);
+  return { api, app };
+}
+
 describe('/trial-expired', () => {
+  it('sends someone whose trial still runs to the journal', async () => {
+    const { app } = renderWith({ trial_end: new Date(Date.now() + 5 * 86_400_000).toISOString() });
+    expect(await screen.findByText('/journal page')).toBeInTheDocument();
+    expect(app.path()).toBe('/journal');
+  });
+
+  it('sends a subscriber to the journal', async () => {
+    const { app } = renderWith({ subscribed: true, subscription_tier: 'monthly', is_trial: false });
+    expect(await screen.findByText('/journal page')).toBeInTheDocument();
+    expect(app.path()).toBe('/journal');
+  });
+
+  it('lets someone whose trial ended sign out from here', async () => {
+    const { api, app } = renderWith({ trial_end: '2020-01-01T00:00:00.000Z' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Trial Expired' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Out' }));
+    expect(await screen.findByText('/ page')).toBeInTheDocument();
+    expect(app.path()).toBe('/');
+    await waitFor(() => expect(api.requestsTo('POST /api/auth/logout')).toHaveLength(1));
+    expect(sessionStore.get()).toBeNull();
+  });
+
   it("says 'Trial Expired' and offers both plans", async () => {
     renderExpired();
     expect(await screen.findByRole('heading', { level: 1, name: 'Trial Expired' })).toBeInTheDocument();
