@@ -240,6 +240,8 @@ export const messages = {
     photosNotSavedTitle: 'Your text was saved, but the photos were not',
     photosNotSaved: (reason: string) => `${reason} Try adding them again, or press Cancel to keep the entry without them.`,
     /** Closing the new-entry dialog with something typed in it. */
+    /** Beside the character counter once the text holds an emoji (the limit counts it as 2). */
+    emojiCountDouble: 'emoji count as 2',
     discardTitle: 'Discard this entry?',
     discardBody: 'What you have written here will be lost.',
     keepWriting: 'Keep writing',

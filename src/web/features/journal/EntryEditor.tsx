@@ -127,7 +127,7 @@ export function EntryEditor({ entry, day, onDone }: { entry: JournalEntry; day: 
           <p id={`${id}-too-long`} className={tooLong ? 'text-xs text-red-700' : 'text-xs text-stone-600'}>
             {oversized ? messages.journalPage.oversized(ENTRY_CONTENT_MAX.toLocaleString('en-US')) : tooLong ? messages.entries.formContentTooLong : ''}
           </p>
-          <CharacterCounter id={`${id}-count`} length={content.length} />
+          <CharacterCounter id={`${id}-count`} text={content} />
         </div>
       </div>
       <div className="space-y-1.5">

@@ -112,6 +112,15 @@ describe('new-entry modal', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
+  it('counts an emoji as 2, as the limit does, and says so', async () => {
+    const { user, text } = await setup();
+    await user.click(text);
+    await user.paste('Too much pie');
+    expect(screen.getByText('12 / 10,000')).not.toHaveTextContent(journalCopy.emojiCountDouble);
+    await user.paste(' 🥧');
+    expect(screen.getByText(/^15 \/ 10,000/)).toHaveTextContent(journalCopy.emojiCountDouble);
+  });
+
   it('counts characters and turns the counter orange above 9,000', async () => {
     const { user, text } = await setup();
     expect(screen.getByText('0 / 10,000')).not.toHaveClass('text-orange-600');

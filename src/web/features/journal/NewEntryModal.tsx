@@ -156,7 +156,7 @@ function NewEntryForm({
         />
         <div className="flex items-start justify-between gap-3">
           <p className="text-xs text-red-700">{tooLong ? messages.entries.formContentTooLong : ''}</p>
-          <CharacterCounter id={`${id}-count`} length={content.length} />
+          <CharacterCounter id={`${id}-count`} text={content} />
         </div>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
