@@ -509,6 +509,7 @@ export const messages = {
     queued: 'Waiting to start...',
     progress: (done: number, total: number) => `Importing entries: ${done} of ${total}`,
     stalled: 'The import stopped several times before it could finish. What was imported stays in your journal; try the file again to bring in the rest.',
+    lastStop: (reason: string) => `The last time, it stopped with: ${reason}`,
     done: (imported: number, total: number) => `Imported ${imported} of ${total} ${total === 1 ? 'entry' : 'entries'}`,
     photosImported: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} added`,
     /** After the examples of a reason, when it counts more than it names. */

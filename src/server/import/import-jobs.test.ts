@@ -180,6 +180,32 @@ describe('imports as jobs', () => {
     expect(await t.app.ctx.db.selectFrom('import_jobs').select('id').where('id', '=', id).execute()).toEqual([]);
   });
 
+  it('takes over an import whose instance went silent within 30 seconds, and renews its own claim while it runs', async () => {
+    const user = await journalUser(t);
+    const now = t.clock.now();
+    const id = newId();
+    // Silent for 31 s: its instance was killed (a running one renews the claim every 10 s).
+    await insertJob(t.app.ctx.db, { id, user_id: user.id, status: 'running', file_bytes: 10, file_parts: 0, attempts: 1, claimed_at: new Date(now.getTime() - 31_000).toISOString(), created_at: now.toISOString(), updated_at: now.toISOString() });
+    const taken = await claimNextJob(t.app.ctx.db, now.toISOString(), new Date(now.getTime() - STALE_CLAIM_MS).toISOString(), []);
+    expect(taken).toMatchObject({ takenOver: true, job: { id } });
+    expect(STALE_CLAIM_MS).toBeLessThanOrEqual(30_000);
+    await t.app.ctx.db.updateTable('import_jobs').set({ status: 'failed' }).where('id', '=', id).execute();
+  });
+
+  it('fails an import that keeps stopping with the reason it last stopped for', async () => {
+    const user = await journalUser(t);
+    const long = new Date(t.clock.now().getTime() - 2 * STALE_CLAIM_MS).toISOString();
+    const id = newId();
+    await insertJob(t.app.ctx.db, { id, user_id: user.id, status: 'running', file_bytes: 10, file_parts: 0, attempts: 6, claimed_at: long, created_at: long, updated_at: long });
+    await t.app.ctx.db.updateTable('import_jobs').set({ error: 'Worker terminated due to reaching memory limit' }).where('id', '=', id).execute();
+    await runImports(t.app.ctx);
+    await importsSettled(t.app.ctx);
+    expect(await importStatus(t, user.headers, id)).toMatchObject({
+      status: 'failed',
+      error: `${messages.importer.stalled} ${messages.importer.lastStop('Worker terminated due to reaching memory limit')}`,
+    });
+  });
+
   it('lets only the claim that holds a job write its progress', async () => {
     const user = await journalUser(t);
     const now = t.clock.now();

@@ -71,6 +71,11 @@ export async function endJob(db: Db, job: Pick<ImportJob, 'id' | 'attempts'>, ch
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Notes why the job's run stopped, under its claim, which it keeps (taken over once stale). */
+export async function noteStop(db: Db, job: Pick<ImportJob, 'id' | 'attempts'>, reason: string): Promise<void> {
+  await held(db, job).set({ error: reason }).execute();
+}
+
 /** Gives a job back to the queue (the instance is shutting down): the next claim goes on with it. */
 export async function releaseJob(db: Db, job: Pick<ImportJob, 'id' | 'attempts'>, now: string): Promise<void> {
   await held(db, job).set({ status: 'queued', claimed_at: null, updated_at: now }).execute();

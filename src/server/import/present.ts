@@ -14,7 +14,8 @@ export function presentImport(ctx: AppContext, job: ImportJob, salt: string): Im
     photos_imported: Number(job.photos_imported),
     photos_skipped: Number(job.photos_skipped),
     reasons: ReasonTally.open(ctx, job.user_id, salt, job.reasons).list(),
-    error: job.error,
+    // A run that stopped and was taken up again notes why; only a failed import says so.
+    error: job.status === 'failed' ? job.error : null,
   };
 }
 

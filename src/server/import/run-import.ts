@@ -11,7 +11,8 @@ import { deleteParts, type UploadRef } from './stored-upload';
 import { ClaimLost, writeChunk, type ImportProgressState } from './write-chunk';
 
 /** A claim renews itself this often while a chunk takes long (a batch of photos being decoded). */
-const HEARTBEAT_MS = 30_000;
+/** The claim is renewed this often while the job runs, well inside STALE_CLAIM_MS (runner.ts). */
+const HEARTBEAT_MS = 10_000;
 
 /** Asked to stop (the instance is shutting down): the job goes back to the queue where it stands. */
 export class Stopped extends Error {}
@@ -84,7 +85,9 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
 
 /** Fails a job that kept stopping (a file that crashes its reader, say) rather than trying forever. */
 export async function giveUp(ctx: AppContext, job: ImportJob): Promise<void> {
-  if (await endJob(ctx.db, job, { status: 'failed', error: messages.importer.stalled }, ctx.clock.now().toISOString())) {
+  // The reason the last run stopped, when it said one (a crash of the instance leaves none).
+  const error = job.error ? `${messages.importer.stalled} ${messages.importer.lastStop(job.error)}` : messages.importer.stalled;
+  if (await endJob(ctx.db, job, { status: 'failed', error }, ctx.clock.now().toISOString())) {
     publishProgress(ctx, job.user_id, { ...job, status: 'failed' });
     await deleteParts(ctx, { userId: job.user_id, importId: job.id }, job.file_parts);
   }

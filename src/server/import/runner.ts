@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { claimNextJob, releaseJob, type ImportJob } from './jobs-repo';
+import { claimNextJob, noteStop, releaseJob, type ImportJob } from './jobs-repo';
 import { giveUp, runImport, Stopped } from './run-import';
 import { ClaimLost } from './write-chunk';
 
@@ -10,8 +10,8 @@ import { ClaimLost } from './write-chunk';
 
 /** Imports one instance runs at once; more wait in the queue. */
 export const IMPORTS_PER_INSTANCE = 2;
-/** A claim not renewed for this long belongs to an instance that died. */
-export const STALE_CLAIM_MS = 2 * 60_000;
+/** A claim not renewed for this long belongs to an instance that died (a running job renews it every 10 s). */
+export const STALE_CLAIM_MS = 30_000;
 /** Taken over this many times without finishing, an import fails rather than try forever. */
 const MAX_TAKEOVERS = 5;
 
@@ -45,8 +45,11 @@ function start(ctx: AppContext, runner: Runner, job: ImportJob): void {
     .catch(async (error: unknown) => {
       if (error instanceof Stopped) return releaseJob(ctx.db, job, ctx.clock.now().toISOString());
       if (error instanceof ClaimLost) return;
-      // Left claimed: taken up again, from its position, once the claim is stale.
-      runner.log?.error({ importId: job.id, err: error instanceof Error ? error.message : String(error) }, 'import stopped; it will be taken up again');
+      // Left claimed: taken up again, from its position, once the claim is stale. The reason is kept
+      // for the user should the import stop too often (the reader's or the system's words, never the file's).
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+      runner.log?.error({ importId: job.id, err: reason }, 'import stopped; it will be taken up again');
+      await noteStop(ctx.db, job, reason);
     })
     .catch(() => undefined)
     .finally(() => {
