@@ -35,4 +35,6 @@ export const AUTH_LIMITS = {
 /** Where a request came from (the proxy-aware client address). */
 export interface Client {
   ip: string;
+  /** The User-Agent header, for the session's device name ("Chrome on macOS"). */
+  userAgent?: string;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   logoutSchema,
@@ -12,8 +12,11 @@ import {
 } from '../../shared/auth-schemas';
 import { signInLinkRequestSchema, type SignInLinkResult } from '../../shared/sign-in-by-text';
 import { changePassword, getAccount, signOut } from './account';
+import { clientOf, secondFactorRoutes } from './mfa/routes';
+import { completeSecondStep } from './mfa/second-step';
+import { needsSecondFactor, openSignedInSession, type SignInOutcome } from './mfa/sign-in-session';
+import { verifyAssertion } from './passkeys/service';
 import { currentUser, requireUser } from './authenticate';
-import type { Client } from './limits';
 import { checkPhoneVerification } from './phone-verification';
 import { presentSession, presentUser } from './present';
 import { requestRecovery, verifyRecovery } from './recovery';
@@ -23,7 +26,8 @@ import { signUp } from './sign-up';
 import { refreshSession } from './sessions';
 import { verificationEventRoutes } from './verification-events';
 
-const clientOf = (request: FastifyRequest): Client => ({ ip: request.ip });
+/** A session, or the second step a user with a second factor still owes. */
+const presentSignIn = (outcome: SignInOutcome) => (needsSecondFactor(outcome) ? outcome : presentSession(outcome));
 
 /** /api/auth: sign-up, phone verification, sessions, recovery, the signed-in user. */
 export async function authRoutes(plain: FastifyInstance): Promise<void> {
@@ -40,16 +44,24 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   });
 
   await app.register(verificationEventRoutes);
+  await app.register(secondFactorRoutes);
 
   app.post('/token', { schema: { body: tokenRequestSchema } }, async (request) => {
     const grant = request.body;
     switch (grant.grant_type) {
       case 'password':
-        return presentSession(await signInWithPassword(ctx, grant, clientOf(request)));
+        return presentSignIn(await signInWithPassword(ctx, grant, clientOf(request)));
       case 'refresh_token':
         return presentSession(await refreshSession(ctx, grant.refresh_token, clientOf(request)));
       case 'link':
-        return presentSession(await signInWithLink(ctx, grant.token));
+        return presentSignIn(await signInWithLink(ctx, grant.token, clientOf(request)));
+      case 'passkey': {
+        // A passkey is two factors in one: the device, and the PIN or biometric that unlocked it.
+        const userId = await verifyAssertion(ctx, grant.response, null, clientOf(request));
+        return presentSession(await openSignedInSession(ctx, userId, 'passkey', true, clientOf(request)));
+      }
+      case 'mfa':
+        return presentSession(await completeSecondStep(ctx, grant, clientOf(request)));
     }
   });
 
@@ -64,7 +76,7 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   });
 
   app.post('/verify', { schema: { body: verifyRecoverySchema } }, async (request) => {
-    return presentSession(await verifyRecovery(ctx, request.body));
+    return presentSignIn(await verifyRecovery(ctx, request.body, clientOf(request)));
   });
 
   await app.register(async (plainSignedIn) => {

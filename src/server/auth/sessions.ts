@@ -8,6 +8,7 @@ import { newId } from '../ids';
 import { recordSecurityEvent } from '../security/events';
 import { signAccessToken } from './access-token';
 import type { Client } from './limits';
+import { insertSessionRecord, PLAIN_STANDING, touchSessionRecord, type SessionStanding } from './mfa/session-records';
 import { findAccount, type Account } from './repo';
 import { findRefreshToken, insertRefreshToken, markRefreshTokenRotated, revokeFamily } from './token-repo';
 
@@ -19,16 +20,22 @@ export interface SessionGrant {
   expiresAt: number;
   refreshToken: string;
   account: Account;
+  /** The session's id (its refresh-token family). */
+  familyId: string;
 }
 
 /**
- * Issues an access token and a refresh token in `familyId` (a new family for a fresh sign-in).
- * Every refresh token descended from one sign-in shares the family, so reuse can revoke them all.
+ * Issues an access token and a refresh token in `existingFamily`, or in a new family for a fresh
+ * sign-in (recorded with its standing: how it was signed in, and from which device). Every refresh
+ * token descended from one sign-in shares the family, so reuse can revoke them all.
  */
-export async function startSession(ctx: AppContext, db: Db, userId: string, familyId: string = newId()): Promise<SessionGrant> {
+export async function startSession(ctx: AppContext, db: Db, userId: string, existingFamily?: string, standing: SessionStanding = PLAIN_STANDING): Promise<SessionGrant> {
   const now = ctx.clock.now();
   const account = await findAccount(db, userId);
   if (!account) throw unauthorized(messages.auth.sessionExpired);
+  const familyId = existingFamily ?? newId();
+  if (existingFamily) await touchSessionRecord(db, familyId, now.toISOString());
+  else await insertSessionRecord(db, { id: familyId, userId, standing, now: now.toISOString() });
   const refreshToken = randomToken();
   await insertRefreshToken(db, {
     id: newId(),
@@ -39,7 +46,7 @@ export async function startSession(ctx: AppContext, db: Db, userId: string, fami
     now: now.toISOString(),
   });
   const { token, expiresAt } = await signAccessToken(ctx.keys.accessToken, { userId, sessionFamily: familyId }, now);
-  return { accessToken: token, issuedAt: Math.floor(now.getTime() / 1000), expiresAt, refreshToken, account };
+  return { accessToken: token, issuedAt: Math.floor(now.getTime() / 1000), expiresAt, refreshToken, account, familyId };
 }
 
 /**

@@ -23,6 +23,7 @@ import * as oneTimeZone from './2026-11-25-0900-one-time-zone';
 import * as vault from './2026-11-25-1000-vault';
 import * as vaultUndoWords from './2026-11-25-1001-vault-undo-words';
 import * as entryZones from './2026-11-26-0100-entry-zones';
+import * as secondFactors from './2026-11-28-0100-second-factors';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-1000-vault': vault,
   '2026-11-25-1001-vault-undo-words': vaultUndoWords,
   '2026-11-26-0100-entry-zones': entryZones,
+  '2026-11-28-0100-second-factors': secondFactors,
 };
