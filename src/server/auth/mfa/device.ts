@@ -6,8 +6,8 @@ const MAX_USER_AGENT = 512;
 export function deviceLabel(userAgent: string | undefined | null): string | null {
   if (!userAgent) return null;
   const parsed = Bowser.parse(userAgent.slice(0, MAX_USER_AGENT));
-  const browser = parsed.browser.name;
-  const os = parsed.os.name;
+  const browser = parsed.browser.name || null;
+  const os = parsed.os.name || null;
   if (browser && os) return `${browser} on ${os}`;
-  return browser ?? os ?? null;
+  return browser ?? os;
 }
