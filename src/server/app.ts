@@ -16,6 +16,7 @@ import { devRoutes } from './dev/index';
 import { createPgEventBus } from './events/pg-bus';
 import { eventRoutes } from './events/routes';
 import { exportRoutes } from './export/routes';
+import { registerAccountEventLog } from './auth/mfa/account-events';
 import { registerErrorHandler } from './http/error-handler';
 import { registerNoStoreForApi } from './http/no-store';
 import { validatorCompiler } from './http/validate';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerNoStoreForApi(app);
   registerMetrics(app);
+  registerAccountEventLog(app);
 
   app.get('/healthz', async () => {
     await ctx.db.selectFrom('users').select('id').limit(1).execute();
