@@ -12,6 +12,7 @@ import {
 } from '../../shared/auth-schemas';
 import { signInLinkRequestSchema, type SignInLinkResult } from '../../shared/sign-in-by-text';
 import { changePassword, getAccount, signOut } from './account';
+import { secondFactorsOf } from './mfa/methods';
 import { clientOf, secondFactorRoutes } from './mfa/routes';
 import { completeSecondStep } from './mfa/second-step';
 import { needsSecondFactor, openSignedInSession, type SignInOutcome } from './mfa/sign-in-session';
@@ -84,7 +85,11 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
     // Before the body is checked: no session, 401 whatever was sent.
     signedIn.addHook('onRequest', requireUser);
 
-    signedIn.get('/user', async (request) => presentUser(await getAccount(ctx, currentUser(request).id)));
+    // With the second factors the user has, for Settings → Security.
+    signedIn.get('/user', async (request) => {
+      const id = currentUser(request).id;
+      return { ...presentUser(await getAccount(ctx, id)), second_factors: await secondFactorsOf(ctx.db, id) };
+    });
 
     signedIn.put('/user', { schema: { body: updateUserSchema } }, async (request) => {
       return presentUser(await changePassword(ctx, currentUser(request), request.body));
