@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
+import { setUpAuthenticatorApp } from './security-support';
 import { newAccount, signUpVerified } from './support';
 
 // The e2e server's data directory (playwright.config.ts): the CLI works on the same database.
@@ -20,8 +21,10 @@ test('an operator signs in to the admin area, reads the dashboard and deletes an
   await memberPage.getByRole('button', { name: 'Sign In' }).click();
   await expect(memberPage.getByText('Access Denied').first()).toBeVisible();
 
+  // Admin pages need a second factor: the operator sets up an authenticator app first.
   const page = operatorPage;
   await page.goto('/admin/login');
+  await setUpAuthenticatorApp(page);
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await expect(page.getByText('Paid Subscribers').first()).toBeVisible();
   await expect(page.getByText('Trial Users').first()).toBeVisible();
