@@ -18,7 +18,7 @@ test('an operator signs in to the admin area, reads the dashboard and deletes an
   await memberPage.goto('/admin/login');
   await memberPage.getByLabel('Email').fill(member.email);
   await memberPage.getByLabel('Password', { exact: true }).fill(member.password);
-  await memberPage.getByRole('button', { name: 'Sign In' }).click();
+  await memberPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(memberPage.getByText('Access Denied').first()).toBeVisible();
 
   // Admin pages need a second factor: the operator sets up an authenticator app first.
@@ -46,7 +46,7 @@ test('an operator signs in to the admin area, reads the dashboard and deletes an
   await memberPage.goto('/sign-in');
   await memberPage.getByLabel('Email').fill(member.email);
   await memberPage.getByLabel('Password', { exact: true }).fill(member.password);
-  await memberPage.getByRole('button', { name: 'Sign In' }).click();
+  await memberPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(memberPage).toHaveURL(/\/journal$/);
   await expect(memberPage.getByRole('button', { name: 'Create Your First Entry' })).toBeVisible();
 

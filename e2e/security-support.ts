@@ -10,6 +10,8 @@ export async function addVirtualAuthenticator(page: Page) {
   });
   return {
     credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+    /** Whether the "user" touches the authenticator for each request that comes (on at the start). */
+    present: (enabled: boolean) => cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled }),
   };
 }
 

@@ -24,9 +24,19 @@ test('a passkey is added in Settings, signs in after a sign-out, and is removed 
   await expect(passkeys.getByRole('listitem', { name: 'Work laptop' })).toContainText('never used');
   expect(await authenticator.credentials()).toHaveLength(1);
 
+  // The e-mail field offers the passkey (conditional mediation): choosing it signs in.
   await signOut(page);
   await page.goto('/sign-in');
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page).toHaveURL(/\/journal$/);
+
+  // The button, while nobody answers the field's offer.
+  await signOut(page);
+  await authenticator.present(false);
+  await page.goto('/sign-in');
+  const button = page.getByRole('button', { name: 'Sign in with a passkey' });
+  await expect(button).toBeVisible();
+  await authenticator.present(true);
+  await button.click();
   await expect(page).toHaveURL(/\/journal$/);
 
   await page.goto('/settings');
@@ -57,7 +67,7 @@ test('an admin without a second factor sets up an authenticator app, then signs 
     await page.goto('/admin/login');
     await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByText('Two-step verification')).toBeVisible();
   };
 
@@ -88,7 +98,7 @@ test('ending another session from Settings ends its live stream and signs it out
   await other.goto('/sign-in');
   await other.getByLabel('Email').fill(account.email);
   await other.getByLabel('Password', { exact: true }).fill(account.password);
-  await other.getByRole('button', { name: 'Sign In' }).click();
+  await other.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(other).toHaveURL(/\/journal$/);
   await streamOpened;
 

@@ -210,3 +210,24 @@ describe('admin routes', () => {
     expect(res.body.error.code).toBe('FORBIDDEN');
   });
 });
+
+describe('housekeeping', () => {
+  it('forgets mfa_tokens and passkey challenges a day after they lapsed, and records of sessions long ended', async () => {
+    const { jobDefinitions } = await import('../../jobs/definitions');
+    const job = jobDefinitions.find((j) => j.name === 'lapsed-sign-in-rows')!;
+    const user = await buildUser(t);
+    await withTotp(user);
+    const first = await passwordSignIn(user);
+    expect(first.body.mfa_token).toEqual(expect.any(String));
+    await api().post('/api/auth/passkey-options', {});
+    const count = async () => ({
+      mfa: (await t.app.ctx.db.selectFrom('mfa_challenges').select('id').where('user_id', '=', user.id).execute()).length,
+      challenges: (await t.app.ctx.db.selectFrom('webauthn_challenges').select('id').where('expires_at', '<=', t.clock.now().toISOString()).execute()).length,
+    });
+    await job.run(t.app.ctx);
+    expect((await count()).mfa).toBe(1);
+    t.clock.set(new Date(t.clock.now().getTime() + 86_400_000 + 6 * 60_000));
+    await job.run(t.app.ctx);
+    expect(await count()).toEqual({ mfa: 0, challenges: 0 });
+  });
+});

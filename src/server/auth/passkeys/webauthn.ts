@@ -74,9 +74,18 @@ export async function consumeChallenge(
   return Number(used.numUpdatedRows) === 1 ? row : undefined;
 }
 
-/** Forgets challenges lapsed a day ago (housekeeping). */
-export async function deleteLapsedChallenges(db: Db, now: Date): Promise<void> {
-  const before = new Date(now.getTime() - 86_400_000).toISOString();
+/**
+ * The housekeeping job: forgets passkey challenges and mfa_tokens lapsed a day ago (every sign-in
+ * page asks for options), and the records of sessions whose refresh tokens are all gone.
+ */
+export async function deleteLapsedSignInRows(ctx: AppContext): Promise<void> {
+  const db = ctx.db;
+  const before = new Date(ctx.clock.now().getTime() - 86_400_000).toISOString();
   await db.deleteFrom('webauthn_challenges').where('expires_at', '<', before).execute();
   await db.deleteFrom('mfa_challenges').where('expires_at', '<', before).execute();
+  await db
+    .deleteFrom('auth_sessions')
+    .where('last_seen_at', '<', before)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('refresh_tokens').select('refresh_tokens.id').whereRef('refresh_tokens.family_id', '=', 'auth_sessions.id'))))
+    .execute();
 }
