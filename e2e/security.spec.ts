@@ -43,12 +43,12 @@ test('a passkey is added in Settings, signs in after a sign-out, and is removed 
   const row = passkeys.getByRole('listitem', { name: 'Work laptop' });
   await expect(row).toContainText('last used');
   await expect(page.getByRole('list', { name: 'Security log' })).toContainText('Signed in with a passkey');
-  await row.getByRole('button', { name: 'Remove' }).click();
-  await row.getByLabel('Password').fill('not my password');
-  await row.getByRole('button', { name: 'Remove' }).click();
+  await row.getByRole('button', { name: 'Remove', exact: true }).click();
+  await row.getByLabel('Password', { exact: true }).fill('not my password');
+  await row.getByRole('button', { name: 'Remove passkey' }).click();
   await expect(row.getByRole('alert')).toContainText('That password is not right.');
-  await row.getByLabel('Password').fill(account.password);
-  await row.getByRole('button', { name: 'Remove' }).click();
+  await row.getByLabel('Password', { exact: true }).fill(account.password);
+  await row.getByRole('button', { name: 'Remove passkey' }).click();
   await expect(page.getByText('No passkeys yet.')).toBeVisible();
 });
 

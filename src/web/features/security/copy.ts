@@ -13,6 +13,7 @@ export const securityCopy = {
   save: 'Save',
   cancel: 'Cancel',
   remove: 'Remove',
+  removeConfirm: 'Remove passkey',
   removePasskeyTitle: 'Remove this passkey?',
   removePasskeyLead: 'Enter your password to remove it. You can add it again later.',
   password: 'Password',

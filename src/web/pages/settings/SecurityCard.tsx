@@ -184,7 +184,7 @@ function PasskeyRow(props: { passkey: PasskeySummary; onChanged(): Promise<unkno
           </Field>
           <div className="flex gap-2">
             <Button type="submit" size="sm" variant="danger" loading={busy}>
-              {copy.remove}
+              {copy.removeConfirm}
             </Button>
             <Button type="button" size="sm" variant="ghost" onClick={() => setMode('view')}>
               {copy.cancel}
