@@ -14,6 +14,7 @@ export const securityMessages = {
   totpNotStarted: 'Start setting up two-factor authentication first.',
   totpNotOn: 'Two-factor authentication is not on.',
   mfaTokenExpired: 'This sign-in has expired. Please sign in again.',
+  tooManyCodes: 'Too many wrong codes. Please wait 15 minutes before trying again.',
   mfaRequired: 'Admin pages need a sign-in with a passkey or a second factor. Set one up to continue.',
   sessionNotFound: 'This session has already ended.',
 } as const;

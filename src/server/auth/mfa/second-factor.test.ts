@@ -152,6 +152,26 @@ describe('signing in with a second factor', () => {
     expect((await api().post('/api/auth/token', { grant_type: 'mfa', mfa_token: second.body.mfa_token, code: right })).status).toBe(200);
   });
 
+  it('stops guessing across new mfa_tokens: 20 wrong codes in 15 minutes lock the second step', async () => {
+    const user = await buildUser(t);
+    const { secret } = await withTotp(user);
+    const right = code(secret);
+    const wrong = right === '123456' ? '654321' : '123456';
+    for (let round = 0; round < 4; round++) {
+      const first = await passwordSignIn(user);
+      for (let i = 0; i < 5; i++) {
+        expect((await api().post('/api/auth/token', { grant_type: 'mfa', mfa_token: first.body.mfa_token, code: wrong })).status).toBe(400);
+      }
+    }
+    const locked = await passwordSignIn(user);
+    const refused = await api().post('/api/auth/token', { grant_type: 'mfa', mfa_token: locked.body.mfa_token, code: right });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toBe(securityMessages.tooManyCodes);
+    t.clock.set(new Date(t.clock.now().getTime() + 15 * 60_000 + 1000));
+    const later = await passwordSignIn(user);
+    expect((await api().post('/api/auth/token', { grant_type: 'mfa', mfa_token: later.body.mfa_token, code: code(secret) })).status).toBe(200);
+  });
+
   it('asks a texted sign-in link and a password-recovery link for the second step too', async () => {
     const user = await buildUser(t);
     const { secret } = await withTotp(user);

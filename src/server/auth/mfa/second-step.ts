@@ -1,7 +1,8 @@
 import { MFA_WRONG_CODES_ALLOWED, securityMessages } from '../../../shared/second-factor';
 import type { AppContext } from '../../context';
 import { hashToken } from '../../crypto/tokens';
-import { AppError, invalidCredentials, invalidInput, unauthorized } from '../../errors';
+import { AppError, invalidCredentials, invalidInput, rateLimited, unauthorized } from '../../errors';
+import { isLimited, rateLimitKey, recordHit, type RateLimit } from '../../rate-limit';
 import { recordSecurityEvent } from '../../security/events';
 import type { Client } from '../limits';
 import { verifyAssertion } from '../passkeys/service';
@@ -24,6 +25,12 @@ export async function liveMfaChallenge(ctx: AppContext, token: string) {
   return challenge;
 }
 
+/**
+ * Wrong second steps per account, across mfa_tokens: a password holder who asks for a new mfa_token
+ * after every five wrong codes still gets no more than this many guesses in 15 minutes.
+ */
+const WRONG_SECOND_STEPS: RateLimit = { limit: 20, windowMs: 15 * 60_000 };
+
 interface MfaGrant {
   mfa_token: string;
   code?: string;
@@ -38,6 +45,8 @@ interface MfaGrant {
 export async function completeSecondStep(ctx: AppContext, grant: MfaGrant, client: Client): Promise<SessionGrant> {
   const challenge = await liveMfaChallenge(ctx, grant.mfa_token);
   const now = ctx.clock.now().toISOString();
+  const failuresKey = rateLimitKey('mfa-failures', challenge.user_id);
+  if (await isLimited(ctx, failuresKey, WRONG_SECOND_STEPS)) throw rateLimited(securityMessages.tooManyCodes);
   let passed: boolean;
   if (grant.response) {
     passed = await verifyAssertion(ctx, grant.response, { userId: challenge.user_id, mfaChallengeId: challenge.id }, client).then(
@@ -55,6 +64,7 @@ export async function completeSecondStep(ctx: AppContext, grant: MfaGrant, clien
     throw invalidInput(securityMessages.codeRequired);
   }
   if (!passed) {
+    await recordHit(ctx, failuresKey);
     const failures = challenge.failures + 1;
     await ctx.db
       .updateTable('mfa_challenges')
