@@ -21,7 +21,7 @@ describe('the signed-in user: GET and PUT /api/auth/user', () => {
     const user = await buildUser(t, { isAdmin: true, verified: false });
     const res = await apiClient(t).get('/api/auth/user', await signIn(t, user));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, email: user.email, phone: user.phone, phone_verified: false, is_admin: true, created_at: expect.any(String) });
+    expect(res.body).toEqual({ id: user.id, email: user.email, phone: user.phone, phone_verified: false, is_admin: true, created_at: expect.any(String), second_factors: [] });
   });
 
   it('refuses a new password shorter than 6 characters', async () => {
