@@ -75,6 +75,16 @@ describe('adding passkeys', () => {
     expect((await api().get('/api/auth/passkeys', token)).body).toEqual({ passkeys: [] });
   });
 
+  it('stops password guessing through passkey removal after 5 wrong passwords in 15 minutes', async () => {
+    const { user, token, passkey } = await withPasskey();
+    const remove = (password: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/auth/passkeys/${passkey.id}`, headers: { authorization: `Bearer ${token}` }, payload: { password } });
+    for (let i = 0; i < 5; i++) expect((await remove(`guess-${i}`)).statusCode).toBe(400);
+    expect((await remove(user.password)).statusCode).toBe(429);
+    later(15 * 60_000 + 1000);
+    expect((await remove(user.password)).statusCode).toBe(204);
+  });
+
   it("neither lists, renames nor removes another user's passkey", async () => {
     const { passkey } = await withPasskey();
     const bob = await buildUser(t);

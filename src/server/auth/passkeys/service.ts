@@ -11,7 +11,10 @@ import {
 } from '@simplewebauthn/server';
 import { securityMessages, type PasskeySummary } from '../../../shared/second-factor';
 import type { AppContext } from '../../context';
-import { AppError, conflict, invalidCredentials, notFound } from '../../errors';
+import { messages } from '../../../shared/messages';
+import { RATE_WINDOW_MS, SIGN_IN_FAILURES_PER_WINDOW } from '../../../shared/limits';
+import { AppError, conflict, invalidCredentials, notFound, rateLimited } from '../../errors';
+import { isLimited, rateLimitKey, recordHit, type RateLimit } from '../../rate-limit';
 import { newId } from '../../ids';
 import { recordSecurityEvent } from '../../security/events';
 import { BRAND } from '../../sms/texts';
@@ -23,6 +26,8 @@ import { markSessionMfa } from '../mfa/session-records';
 import { verifyPassword } from '../passwords';
 import { isUniqueViolation } from '../repo';
 import { CHALLENGE_TIMEOUT_MS, challengeOf, consumeChallenge, relyingParty, storeChallenge } from './webauthn';
+
+const WRONG_PASSWORDS: RateLimit = { limit: SIGN_IN_FAILURES_PER_WINDOW, windowMs: RATE_WINDOW_MS };
 
 const transportsOf = (stored: string | null): AuthenticatorTransport[] | undefined => (stored ? (JSON.parse(stored) as AuthenticatorTransport[]) : undefined);
 
@@ -136,7 +141,13 @@ export async function removePasskey(ctx: AppContext, userId: string, id: string,
   const owner = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
   const passkey = await ctx.db.selectFrom('passkeys').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   if (!passkey) throw notFound();
-  if (!(await verifyPassword(owner?.password_hash, password))) throw invalidCredentials(securityMessages.passwordWrong);
+  // A session is no licence to guess the password: wrong ones here count like failed sign-ins.
+  const key = rateLimitKey('passkey-remove', userId);
+  if (await isLimited(ctx, key, WRONG_PASSWORDS)) throw rateLimited(messages.signIn.rateLimited);
+  if (!(await verifyPassword(owner?.password_hash, password))) {
+    await recordHit(ctx, key);
+    throw invalidCredentials(securityMessages.passwordWrong);
+  }
   await ctx.db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).execute();
   await recordSecurityEvent(ctx, { event_type: 'passkey_removed', severity: 'medium', user_id: userId, ip: client.ip, details: { device: deviceLabel(client.userAgent) } });
 }
