@@ -2,7 +2,8 @@ import { MFA_WRONG_CODES_ALLOWED, securityMessages } from '../../../shared/secon
 import type { AppContext } from '../../context';
 import { hashToken } from '../../crypto/tokens';
 import { AppError, invalidCredentials, invalidInput, rateLimited, unauthorized } from '../../errors';
-import { isLimited, rateLimitKey, recordHit, type RateLimit } from '../../rate-limit';
+import { isLimited, recordHit } from '../../rate-limit';
+import { WRONG_SECOND_STEPS, wrongSecondStepsKey } from './methods';
 import { recordSecurityEvent } from '../../security/events';
 import type { Client } from '../limits';
 import { verifyAssertion } from '../passkeys/service';
@@ -25,12 +26,6 @@ export async function liveMfaChallenge(ctx: AppContext, token: string) {
   return challenge;
 }
 
-/**
- * Wrong second steps per account, across mfa_tokens: a password holder who asks for a new mfa_token
- * after every five wrong codes still gets no more than this many guesses in 15 minutes.
- */
-const WRONG_SECOND_STEPS: RateLimit = { limit: 20, windowMs: 15 * 60_000 };
-
 interface MfaGrant {
   mfa_token: string;
   code?: string;
@@ -45,7 +40,7 @@ interface MfaGrant {
 export async function completeSecondStep(ctx: AppContext, grant: MfaGrant, client: Client): Promise<SessionGrant> {
   const challenge = await liveMfaChallenge(ctx, grant.mfa_token);
   const now = ctx.clock.now().toISOString();
-  const failuresKey = rateLimitKey('mfa-failures', challenge.user_id);
+  const failuresKey = wrongSecondStepsKey(challenge.user_id);
   if (await isLimited(ctx, failuresKey, WRONG_SECOND_STEPS)) throw rateLimited(securityMessages.tooManyCodes);
   let passed: boolean;
   if (grant.response) {

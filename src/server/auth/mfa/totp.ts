@@ -3,14 +3,15 @@ import { securityMessages, type TotpSetup } from '../../../shared/second-factor'
 import type { AppContext } from '../../context';
 import { SECRETS_SUBJECT } from '../../crypto/encryption';
 import type { Db } from '../../db/database';
-import { conflict, invalidCredentials, invalidInput } from '../../errors';
+import { conflict, invalidCredentials, invalidInput, rateLimited } from '../../errors';
 import { recordSecurityEvent } from '../../security/events';
 import type { RequestUser } from '../authenticate';
 import { BRAND } from '../../sms/texts';
 import type { Client } from '../limits';
 import { deleteRecoveryCodes, replaceRecoveryCodes } from './recovery-codes';
 import { markSessionMfa } from './session-records';
-import { hasSecondFactor } from './methods';
+import { hasSecondFactor, WRONG_SECOND_STEPS, wrongSecondStepsKey } from './methods';
+import { isLimited, recordHit } from '../../rate-limit';
 import { deviceLabel } from './device';
 
 /** RFC 6238 as every authenticator app reads it: 30-second steps, 6 digits, SHA-1. */
@@ -65,7 +66,12 @@ export async function confirmTotp(ctx: AppContext, user: RequestUser, code: stri
 
 /** Turns TOTP off with a current code; its recovery codes go with it. */
 export async function disableTotp(ctx: AppContext, user: RequestUser, code: string, client: Client): Promise<void> {
-  if (!(await useTotpCode(ctx, ctx.db, user.id, code))) throw invalidCredentials(securityMessages.codeWrong);
+  const failures = wrongSecondStepsKey(user.id);
+  if (await isLimited(ctx, failures, WRONG_SECOND_STEPS)) throw rateLimited(securityMessages.tooManyCodes);
+  if (!(await useTotpCode(ctx, ctx.db, user.id, code))) {
+    await recordHit(ctx, failures);
+    throw invalidCredentials(securityMessages.codeWrong);
+  }
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('totp_factors').where('user_id', '=', user.id).execute();
     await deleteRecoveryCodes(trx, user.id);
