@@ -13,7 +13,8 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // localhost, not an IP address: WebAuthn takes a domain as relying party id (passkey journeys).
+    baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -31,6 +32,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     timeout: 240_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
   },
 });

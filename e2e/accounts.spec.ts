@@ -16,7 +16,7 @@ async function signIn(page: Page, email: string, withPassword: string) {
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(withPassword);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/journal$/);
   await expect(page.getByText('Your personal journaling space')).toBeVisible();
 }

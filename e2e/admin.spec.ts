@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
+import { setUpAuthenticatorApp } from './security-support';
 import { newAccount, signUpVerified } from './support';
 
 // The e2e server's data directory (playwright.config.ts): the CLI works on the same database.
@@ -17,11 +18,13 @@ test('an operator signs in to the admin area, reads the dashboard and deletes an
   await memberPage.goto('/admin/login');
   await memberPage.getByLabel('Email').fill(member.email);
   await memberPage.getByLabel('Password', { exact: true }).fill(member.password);
-  await memberPage.getByRole('button', { name: 'Sign In' }).click();
+  await memberPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(memberPage.getByText('Access Denied').first()).toBeVisible();
 
+  // Admin pages need a second factor: the operator sets up an authenticator app first.
   const page = operatorPage;
   await page.goto('/admin/login');
+  await setUpAuthenticatorApp(page);
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await expect(page.getByText('Paid Subscribers').first()).toBeVisible();
   await expect(page.getByText('Trial Users').first()).toBeVisible();
@@ -43,7 +46,7 @@ test('an operator signs in to the admin area, reads the dashboard and deletes an
   await memberPage.goto('/sign-in');
   await memberPage.getByLabel('Email').fill(member.email);
   await memberPage.getByLabel('Password', { exact: true }).fill(member.password);
-  await memberPage.getByRole('button', { name: 'Sign In' }).click();
+  await memberPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(memberPage).toHaveURL(/\/journal$/);
   await expect(memberPage.getByRole('button', { name: 'Create Your First Entry' })).toBeVisible();
 

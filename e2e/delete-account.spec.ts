@@ -52,7 +52,7 @@ test('export first, then delete my account: signed out, home with a toast, and t
   await expect(page).toHaveURL(/\/sign-in/);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByText('Invalid email or password').first()).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in/);
 });

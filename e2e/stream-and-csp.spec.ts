@@ -30,7 +30,7 @@ test('the public pages and their forms run without a CSP violation', async ({ pa
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill('nobody@example.com');
   await page.getByLabel('Password', { exact: true }).fill('Wrong-pass-1');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Sign in failed' })).toBeVisible();
   expect(violations).toEqual([]);
 });

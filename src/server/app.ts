@@ -15,6 +15,7 @@ import { createContext, type ContextOptions } from './create-context';
 import { devRoutes } from './dev/index';
 import { eventRoutes } from './events/routes';
 import { exportRoutes } from './export/routes';
+import { registerAccountEventLog } from './auth/mfa/account-events';
 import { registerErrorHandler } from './http/error-handler';
 import { registerRefusedUploads } from './http/refused-uploads';
 import { registerNoStoreForApi } from './http/no-store';
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRefusedUploads(app);
   registerNoStoreForApi(app);
   registerMetrics(app);
+  registerAccountEventLog(app);
 
   app.get('/healthz', async () => {
     await ctx.db.selectFrom('users').select('id').limit(1).execute();

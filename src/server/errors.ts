@@ -8,6 +8,8 @@ export const ErrorCode = {
   UNAUTHORIZED: 401,
   ACCESS_REQUIRED: 402,
   FORBIDDEN: 403,
+  /** An admin route, for a session signed in without a passkey or a second factor. */
+  MFA_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   /** A save based on an entry's older version: the answer carries the entry as it is now. */
@@ -41,6 +43,7 @@ export const invalidInput = (message: string, details?: Record<string, unknown>)
   new AppError('INVALID_INPUT', message, details);
 export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const mfaRequired = (message: string) => new AppError('MFA_REQUIRED', message);
 export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const invalidCredentials = (message: string) => new AppError('INVALID_CREDENTIALS', message);

@@ -3,6 +3,7 @@ import { isSuspiciousInput as isSuspiciousText } from './validation';
 import { EMAIL_MAX_LENGTH, PASSWORD_MIN_LENGTH, PHONE_MAX_LENGTH } from './limits';
 import { messages, titled } from './messages';
 import { normalizeUsPhone } from './phone';
+import { mfaGrantSchema, passkeyGrantSchema } from './second-factor';
 
 /** The zones the reminder settings offer (spec section 9). */
 export const OFFERED_TIMEZONES = [
@@ -135,6 +136,10 @@ export const tokenRequestSchema = z.discriminatedUnion(
       /** The token from an auth_link (`/auth/callback?token=…`); single use. */
       token: z.string({ error: messages.auth.invalidLink }).min(1, messages.auth.invalidLink),
     }),
+    /** A passkey assertion answering POST /api/auth/passkey-options (no mfa_token). */
+    passkeyGrantSchema,
+    /** The second step of a sign-in that answered mfa_required. */
+    mfaGrantSchema,
   ],
   { error: messages.auth.unsupportedGrant },
 );

@@ -21,7 +21,9 @@ import {
 } from '../../shared/admin';
 import { normalizeUsPhone } from '../../shared/phone';
 import { currentUser, requireUser } from '../auth/authenticate';
-import { forbidden, invalidInput } from '../errors';
+import { sessionHasMfa } from '../auth/mfa/session-records';
+import { forbidden, invalidInput, mfaRequired } from '../errors';
+import { securityMessages } from '../../shared/second-factor';
 import { toCsv, utcDay } from './common';
 import { smsHealth } from './health';
 import { listSubscribers, listTrialUsers } from './lists';
@@ -31,10 +33,15 @@ import { deleteUser, lookUpUser } from './users';
 
 const userParams = z.object({ id: z.string().min(1).max(100) });
 
-/** Admins only: a valid session (401 otherwise) for a user with the admin flag (403 otherwise). */
+/**
+ * Admins only: a valid session (401 otherwise) for a user with the admin flag (403 otherwise),
+ * signed in with a passkey or a second factor (403 MFA_REQUIRED otherwise).
+ */
 async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   await requireUser(request, reply);
-  if (!currentUser(request).isAdmin) throw forbidden(adminMessages.accessDenied);
+  const user = currentUser(request);
+  if (!user.isAdmin) throw forbidden(adminMessages.accessDenied);
+  if (!(await sessionHasMfa(request.server.ctx.db, user.id, user.sessionFamily))) throw mfaRequired(securityMessages.mfaRequired);
 }
 
 function sendCsv(reply: FastifyReply, name: string, csv: string, today: string) {

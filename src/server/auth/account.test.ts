@@ -30,6 +30,7 @@ describe('the signed-in user: GET and PUT /api/auth/user', () => {
       sign_up_lapses_at: expect.any(String),
       is_admin: true,
       created_at: expect.any(String),
+      second_factors: [],
     });
   });
 

@@ -45,4 +45,6 @@ export const AUTH_LIMITS = {
 export interface Client {
   ip: string;
   cookies?: string;
+  /** The User-Agent header, for the session's device name ("Chrome on macOS"). */
+  userAgent?: string;
 }

@@ -8,7 +8,7 @@ import { AUTH_LIMITS, type Client } from './limits';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
 import { recoveryMail } from './recovery-mail';
 import { findUserByEmail } from './repo';
-import { startSession, type SessionGrant } from './sessions';
+import { afterFirstFactor, type SignInOutcome } from './mfa/sign-in-session';
 import { clearSignInLimits } from './sign-in-limits';
 
 /** The reset page the e-mail links to; it verifies the token with POST /api/auth/verify. */
@@ -30,16 +30,16 @@ export async function requestRecovery(ctx: AppContext, input: z.infer<typeof rec
   await ctx.mail.send(recoveryMail(user.email, recoveryLink(ctx, token)));
 }
 
-/** Trades a recovery link's token for a session (single use), so the reset page can set a password. */
-export async function verifyRecovery(ctx: AppContext, input: z.infer<typeof verifyRecoverySchema>): Promise<SessionGrant> {
+/**
+ * Trades a recovery link's token for a session (single use), so the reset page can set a password;
+ * with a second factor on, for the second step first.
+ */
+export async function verifyRecovery(ctx: AppContext, input: z.infer<typeof verifyRecoverySchema>, client: Client): Promise<SignInOutcome> {
   const raw = input.token_hash;
   if (input.type !== 'recovery' || !raw) throw invalidToken(messages.reset.invalidText);
-  const grant = await ctx.db.transaction().execute(async (trx) => {
-    const userId = await consumeOneTimeToken(trx, ctx.clock.now(), 'recovery', raw);
-    return userId ? startSession(ctx, trx, userId) : undefined;
-  });
-  if (!grant) throw invalidToken(messages.reset.invalidText);
+  const userId = await ctx.db.transaction().execute((trx) => consumeOneTimeToken(trx, ctx.clock.now(), 'recovery', raw));
+  if (!userId) throw invalidToken(messages.reset.invalidText);
   // The owner proved the mailbox is theirs: no sign-in lock stands in their way any more.
-  await clearSignInLimits(ctx, grant.account.id);
-  return grant;
+  await clearSignInLimits(ctx, userId);
+  return afterFirstFactor(ctx, userId, 'recovery', client);
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   logoutSchema,
@@ -12,9 +12,13 @@ import {
 } from '../../shared/auth-schemas';
 import { signInLinkRequestSchema, type SignInLinkResult } from '../../shared/sign-in-by-text';
 import { changePassword, getAccount, signOut } from './account';
+import { secondFactorsOf } from './mfa/methods';
+import { clientOf, secondFactorRoutes } from './mfa/routes';
+import { completeSecondStep } from './mfa/second-step';
+import { needsSecondFactor, openSignedInSession, type SignInOutcome } from './mfa/sign-in-session';
+import { verifyAssertion } from './passkeys/service';
 import { currentUser, requireUser } from './authenticate';
 import { deviceCookieFor } from './device-cookies';
-import type { Client } from './limits';
 import { sendEmailVerification, verifyEmail } from './email-verification';
 import { renewPendingSignUp } from './pending-sign-ups';
 import { checkPhoneVerification } from './phone-verification';
@@ -26,7 +30,6 @@ import { signUp } from './sign-up';
 import { refreshSession, type SessionGrant } from './sessions';
 import { verificationEventRoutes } from './verification-events';
 
-const clientOf = (request: FastifyRequest): Client => ({ ip: request.ip, cookies: request.headers.cookie });
 
 /** /api/auth: sign-up, phone verification, sessions, recovery, the signed-in user. */
 export async function authRoutes(plain: FastifyInstance): Promise<void> {
@@ -45,22 +48,34 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
   });
 
   await app.register(verificationEventRoutes);
+  await app.register(secondFactorRoutes);
 
-  // A browser that signs in becomes a known device of the account (device-cookies.ts).
-  const asKnownDevice = (reply: FastifyReply, session: SessionGrant) => {
-    reply.header('set-cookie', deviceCookieFor(ctx, session.account.id));
-    return presentSession(session);
+  /**
+   * A session, or the second step a user with a second factor still owes. A browser that signs in
+   * becomes a known device of the account (device-cookies.ts), once the sign-in is whole.
+   */
+  const presentSignIn = (reply: FastifyReply, outcome: SignInOutcome) => {
+    if (needsSecondFactor(outcome)) return outcome;
+    reply.header('set-cookie', deviceCookieFor(ctx, outcome.account.id));
+    return presentSession(outcome);
   };
 
   app.post('/token', { schema: { body: tokenRequestSchema } }, async (request, reply) => {
     const grant = request.body;
     switch (grant.grant_type) {
       case 'password':
-        return asKnownDevice(reply, await signInWithPassword(ctx, grant, clientOf(request)));
+        return presentSignIn(reply, await signInWithPassword(ctx, grant, clientOf(request)));
       case 'refresh_token':
         return presentSession(await refreshSession(ctx, grant.refresh_token, clientOf(request)));
       case 'link':
-        return asKnownDevice(reply, await signInWithLink(ctx, grant.token));
+        return presentSignIn(reply, await signInWithLink(ctx, grant.token, clientOf(request)));
+      case 'passkey': {
+        // A passkey is two factors in one: the device, and the PIN or biometric that unlocked it.
+        const userId = await verifyAssertion(ctx, grant.response, null, clientOf(request));
+        return presentSignIn(reply, await openSignedInSession(ctx, userId, 'passkey', true, clientOf(request)));
+      }
+      case 'mfa':
+        return presentSignIn(reply, await completeSecondStep(ctx, grant, clientOf(request)));
     }
   });
 
@@ -76,7 +91,7 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
 
   app.post('/verify', { schema: { body: verifyRecoverySchema } }, async (request, reply) => {
     if (request.body.type === 'email') return verifyEmail(ctx, request.body.token_hash);
-    return asKnownDevice(reply, await verifyRecovery(ctx, request.body));
+    return presentSignIn(reply, await verifyRecovery(ctx, request.body, clientOf(request)));
   });
 
   await app.register(async (plainSignedIn) => {
@@ -84,9 +99,11 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
     // Before the body is checked: no session, 401 whatever was sent.
     signedIn.addHook('onRequest', requireUser);
 
+    // With the second factors the user has, for Settings → Security; renews an unverified sign-up in use.
     signedIn.get('/user', async (request) => {
-      await renewPendingSignUp(ctx.db, ctx.clock.now(), currentUser(request).id);
-      return presentUser(await getAccount(ctx, currentUser(request).id));
+      const id = currentUser(request).id;
+      await renewPendingSignUp(ctx.db, ctx.clock.now(), id);
+      return { ...presentUser(await getAccount(ctx, id)), second_factors: await secondFactorsOf(ctx.db, id) };
     });
 
     signedIn.post('/verify/resend', async (request) => {

@@ -9,6 +9,7 @@ import { newId } from '../ids';
 import { recordSecurityEvent } from '../security/events';
 import { signAccessToken } from './access-token';
 import type { Client } from './limits';
+import { insertSessionRecord, PLAIN_STANDING, touchSessionRecord, type SessionStanding } from './mfa/session-records';
 import { findAccount, type Account } from './repo';
 import { findRefreshToken, insertRefreshToken, markRefreshTokenRotated, revokeFamily } from './token-repo';
 
@@ -26,22 +27,29 @@ export interface SessionGrant {
   expiresAt: number;
   refreshToken: string;
   account: Account;
+  /** The session's id (its refresh-token family). */
+  familyId: string;
 }
 
 /**
- * Issues an access token and a refresh token in `familyId` (a new family for a fresh sign-in).
- * Every refresh token descended from one sign-in shares the family, so reuse can revoke them all.
+ * Issues an access token and a refresh token in `existingFamily`, or in a new family for a fresh
+ * sign-in (recorded with its standing: how it was signed in, and from which device). Every refresh
+ * token descended from one sign-in shares the family, so reuse can revoke them all.
  */
 export async function startSession(
   ctx: AppContext,
   db: Db,
   userId: string,
-  familyId: string = newId(),
+  existingFamily?: string,
+  standing: SessionStanding = PLAIN_STANDING,
   refreshToken: string = randomToken(),
 ): Promise<SessionGrant> {
   const now = ctx.clock.now();
   const account = await findAccount(db, userId);
   if (!account) throw unauthorized(messages.auth.sessionExpired);
+  const familyId = existingFamily ?? newId();
+  if (existingFamily) await touchSessionRecord(db, familyId, now.toISOString());
+  else await insertSessionRecord(db, { id: familyId, userId, standing, now: now.toISOString() });
   await insertRefreshToken(db, {
     id: newId(),
     userId,
@@ -51,7 +59,7 @@ export async function startSession(
     now: now.toISOString(),
   });
   const { token, expiresAt } = await signAccessToken(ctx.keys.accessToken, { userId, sessionFamily: familyId }, now);
-  return { accessToken: token, issuedAt: Math.floor(now.getTime() / 1000), expiresAt, refreshToken, account };
+  return { accessToken: token, issuedAt: Math.floor(now.getTime() / 1000), expiresAt, refreshToken, account, familyId };
 }
 
 /**
@@ -70,7 +78,7 @@ async function sameNewPair(ctx: AppContext, raw: string, rotatedAt: string | nul
   const account = await findAccount(ctx.db, successor.user_id);
   if (!account) return undefined;
   const { token, expiresAt } = await signAccessToken(ctx.keys.accessToken, { userId: successor.user_id, sessionFamily: successor.family_id }, now);
-  return { accessToken: token, issuedAt: Math.floor(now.getTime() / 1000), expiresAt, refreshToken, account };
+  return { accessToken: token, issuedAt: Math.floor(now.getTime() / 1000), expiresAt, refreshToken, account, familyId: successor.family_id };
 }
 
 /**
@@ -104,7 +112,7 @@ export async function refreshSession(ctx: AppContext, raw: string, client: Clien
   if (token.expires_at <= now) throw unauthorized(messages.auth.sessionExpired);
   const grant = await ctx.db.transaction().execute(async (trx) => {
     if (!(await markRefreshTokenRotated(trx, token.id, now))) return undefined;
-    return startSession(ctx, trx, token.user_id, token.family_id, successorOf(ctx, raw));
+    return startSession(ctx, trx, token.user_id, token.family_id, undefined, successorOf(ctx, raw));
   });
   if (grant) return grant;
   // Another request traded it between our read and our update (two tabs at once): the same pair.

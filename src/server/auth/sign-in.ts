@@ -10,7 +10,7 @@ import type { Client } from './limits';
 import { consumeOneTimeToken } from './one-time-tokens';
 import { verifyPassword } from './passwords';
 import { findUserByEmail } from './repo';
-import { startSession, type SessionGrant } from './sessions';
+import { afterFirstFactor, type SignInOutcome } from './mfa/sign-in-session';
 import { clearSignInLimits, forgiveSignInAttempt, reserveSignInAttempt } from './sign-in-limits';
 
 interface PasswordGrant {
@@ -22,7 +22,7 @@ interface PasswordGrant {
  * Signs in with e-mail and password. The attempt is counted before the password is checked, so
  * guessing stops paying even in a burst (see sign-in-limits.ts for the limits).
  */
-export async function signInWithPassword(ctx: AppContext, grant: PasswordGrant, client: Client): Promise<SessionGrant> {
+export async function signInWithPassword(ctx: AppContext, grant: PasswordGrant, client: Client): Promise<SignInOutcome> {
   await refuseSuspiciousInput(ctx, { email: grant.email }, { message: messages.signIn.suspiciousInput, action: 'signin', identifier: grant.email, ip: client.ip });
   const { email, password } = parseInput(signInSchema, grant);
   const user = await findUserByEmail(ctx.db, email);
@@ -46,16 +46,13 @@ export async function signInWithPassword(ctx: AppContext, grant: PasswordGrant, 
     throw invalidCredentials(messages.signIn.invalidLoginCredentials);
   }
   await forgiveSignInAttempt(ctx, user.id, reservation, client, device);
-  return startSession(ctx, ctx.db, user.id);
+  return afterFirstFactor(ctx, user.id, 'password', client);
 }
 
-/** Trades a single-use sign-in link (from phone verification) for a session. */
-export async function signInWithLink(ctx: AppContext, rawToken: string): Promise<SessionGrant> {
-  const grant = await ctx.db.transaction().execute(async (trx) => {
-    const userId = await consumeOneTimeToken(trx, ctx.clock.now(), 'sign_in_link', rawToken);
-    return userId ? startSession(ctx, trx, userId) : undefined;
-  });
-  if (!grant) throw invalidToken(messages.auth.invalidLink);
-  await clearSignInLimits(ctx, grant.account.id);
-  return grant;
+/** Trades a single-use sign-in link (from phone verification) for a session (or its second step). */
+export async function signInWithLink(ctx: AppContext, rawToken: string, client: Client): Promise<SignInOutcome> {
+  const userId = await ctx.db.transaction().execute((trx) => consumeOneTimeToken(trx, ctx.clock.now(), 'sign_in_link', rawToken));
+  if (!userId) throw invalidToken(messages.auth.invalidLink);
+  await clearSignInLimits(ctx, userId);
+  return afterFirstFactor(ctx, userId, 'link', client);
 }

@@ -38,6 +38,9 @@ async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
       return;
     }
     console.log(isAdmin ? `${email} is now an admin.` : `${email} is no longer an admin.`);
+    if (isAdmin) {
+      console.log('Admin pages need a sign-in with a passkey or a second factor: at /admin/login, the admin sets one up (an authenticator app or a passkey) before the dashboard opens.');
+    }
   } finally {
     await close();
   }

@@ -363,6 +363,73 @@ interface VaultStaleFilesTable {
   created_at: string;
 }
 
+/** A session (refresh-token family): how it was signed in, and from where. */
+interface AuthSessionsTable {
+  id: string;
+  user_id: string;
+  /** password, link, recovery, passkey or mfa (a first factor completed by a second). */
+  method: string;
+  /** 1 when signed in with a passkey or a second factor. */
+  mfa: Generated<number>;
+  /** "Chrome on macOS", from the user agent; null when unknown. */
+  device: string | null;
+  created_at: string;
+  last_seen_at: string;
+}
+
+interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** base64url, as WebAuthn names it. */
+  credential_id: string;
+  /** base64url COSE public key. */
+  public_key: string;
+  counter: Generated<number>;
+  /** JSON list, or null. */
+  transports: string | null;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+interface WebauthnChallengesTable {
+  id: string;
+  challenge: string;
+  purpose: 'register' | 'sign_in' | 'mfa';
+  user_id: string | null;
+  mfa_challenge_id: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+interface TotpFactorsTable {
+  user_id: string;
+  secret: string;
+  confirmed_at: string | null;
+  last_step: number | null;
+  created_at: string;
+}
+
+interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+interface MfaChallengesTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  method: string;
+  failures: Generated<number>;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -388,6 +455,12 @@ export interface Database {
   import_jobs: ImportJobsTable;
   vaults: VaultsTable;
   vault_stale_files: VaultStaleFilesTable;
+  auth_sessions: AuthSessionsTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,4 +1,5 @@
 import { deleteExpiredRefreshTokens } from '../auth/expired-sessions';
+import { deleteLapsedSignInRows } from '../auth/passkeys/webauthn';
 import { expirePendingSignUps } from '../auth/pending-sign-ups';
 import { runImports } from '../import/runner';
 import { sweepRateLimitHits } from '../rate-limit';
@@ -25,6 +26,7 @@ export const jobDefinitions: JobDefinition[] = [
   { name: 'reminders', everyMs: 60_000, run: (ctx) => runReminderPass(ctx, ctx.clock.now()) },
   { name: 'pending-sign-ups', everyMs: 60_000, run: (ctx) => expirePendingSignUps(ctx) },
   { name: 'expired-sessions', everyMs: 3_600_000, run: (ctx) => deleteExpiredRefreshTokens(ctx) },
+  { name: 'lapsed-sign-in-rows', everyMs: 3_600_000, run: (ctx) => deleteLapsedSignInRows(ctx) },
   { name: 'rate-limit-hits', everyMs: 600_000, run: (ctx) => sweepRateLimitHits(ctx) },
   // Seals the journals of vaults being turned on, with no tab open (vault/seal-journal.ts).
   { name: 'vault-sealing', everyMs: 5_000, run: (ctx) => sealVaults(ctx) },

@@ -51,7 +51,7 @@ export async function loadStoredHashKey(input: { db: Db; cipher: TextCipher; mas
 }
 
 /**
- * Reseals every sealed secret under MASTER_KEY (a handful of rows). A secret already under it is left
+ * Reseals every sealed secret under MASTER_KEY (a handful of rows, and the TOTP secrets). A secret already under it is left
  * alone, so a resumed rotation does this again at no cost; a value changed meanwhile is left to
  * whoever changed it.
  */
@@ -66,6 +66,20 @@ export async function resealSecrets(ctx: AppContext, counts: RotationCounts): Pr
       .set({ value: result.value, updated_at: ctx.clock.now().toISOString() })
       .where('name', '=', row.name)
       .where('value', '=', row.value)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) counts.secrets += 1;
+  }
+  // The authenticator-app secrets of two-step verification are sealed the same way.
+  const factors = await ctx.db.selectFrom('totp_factors').select(['user_id', 'secret']).execute();
+  for (const factor of factors) {
+    const result = resealValue(ctx.cipher, SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, factor.secret);
+    if (result.kind === 'unreadable') counts.unreadable += 1;
+    if (result.kind !== 'resealed') continue;
+    const updated = await ctx.db
+      .updateTable('totp_factors')
+      .set({ secret: result.value })
+      .where('user_id', '=', factor.user_id)
+      .where('secret', '=', factor.secret)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) > 0) counts.secrets += 1;
   }

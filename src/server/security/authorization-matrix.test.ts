@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
-import { bearer, buildUser, signIn, uniqueIp, type TestUser } from '../test/factories';
+import { SoftwareAuthenticator } from '../auth/passkeys/test-authenticator';
+import { bearer, buildUser, signIn, signInSession, uniqueIp, type TestUser } from '../test/factories';
 import { registeredRoutes } from './registered-routes';
 
 /**
@@ -47,6 +48,19 @@ const matrix: Record<string, Row> = {
   'DELETE /api/auth/user': { access: 'user', body: { confirmationText: 'DELETE' } },
   'POST /api/auth/logout': { access: 'user', body: { scope: 'global' } },
   'POST /api/auth/verify/resend': { access: 'user', body: {} },
+  // Passkeys, the second factor, sessions and the security log: each the caller's own.
+  'POST /api/auth/passkey-options': { access: 'public' },
+  'POST /api/auth/passkeys/options': { access: 'user' },
+  'POST /api/auth/passkeys': { access: 'user', body: { name: 'Not mine', response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30' } } } },
+  'GET /api/auth/passkeys': { access: 'user' },
+  'PATCH /api/auth/passkeys/:id': { access: 'user', body: { name: 'Taken over' } },
+  'DELETE /api/auth/passkeys/:id': { access: 'user', body: { password: 'Journal123' } },
+  'POST /api/auth/totp': { access: 'user' },
+  'POST /api/auth/totp/confirm': { access: 'user', body: { code: '123456' } },
+  'DELETE /api/auth/totp': { access: 'user', body: { code: '123456' } },
+  'GET /api/auth/sessions': { access: 'user' },
+  'DELETE /api/auth/sessions/:id': { access: 'user' },
+  'GET /api/auth/events': { access: 'user' },
 
   'GET /api/entries': { access: 'user' },
   'POST /api/entries': { access: 'user', body: { content: 'a line of my own' } },
@@ -116,12 +130,25 @@ let t: TestApp;
 let alice: JournalTestUser & { account: TestUser };
 let aliceEntry: JournalEntry;
 let aliceSecret: string;
+let alicePasskeyId: string;
+let aliceSessionId: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
   t.clock.set(new Date('2026-11-20T15:00:00Z'));
   const account = await buildUser(t, { timezone: 'UTC' });
-  const token = await signIn(t, account);
+  const session = await signInSession(t, account);
+  const token = session.access_token;
+  aliceSessionId = (await t.app.ctx.db.selectFrom('auth_sessions').select('id').where('user_id', '=', account.id).executeTakeFirstOrThrow()).id;
+  const options = await t.app.inject({ method: 'POST', url: '/api/auth/passkeys/options', headers: bearer(token), payload: {} });
+  const passkey = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/passkeys',
+    headers: bearer(token),
+    payload: { name: 'Alice laptop', response: new SoftwareAuthenticator({ origin: 'http://jotline.test' }).create(options.json()) },
+  });
+  expect(passkey.statusCode).toBe(201);
+  alicePasskeyId = passkey.json().id;
   alice = { id: account.id, token, headers: bearer(token), account };
   aliceSecret = `alice-secret-${randomBytes(6).toString('hex')}`;
   aliceEntry = await createEntry(t, alice, { content: `Only I may read this: ${aliceSecret}`, title: aliceSecret, tags: aliceSecret });
@@ -138,7 +165,14 @@ afterAll(async () => {
 
 /** A route pattern with alice's ids in it: another user must not reach what they name. */
 function aliceUrl(url: string): string {
-  return url.replace(':photoId', aliceEntry.photos[0]!.id).replace(':id', url.startsWith('/api/admin/users') ? alice.id : aliceEntry.id).replace('*', 'some-page');
+  const id = url.startsWith('/api/admin/users')
+    ? alice.id
+    : url.startsWith('/api/auth/passkeys')
+      ? alicePasskeyId
+      : url.startsWith('/api/auth/sessions')
+        ? aliceSessionId
+        : aliceEntry.id;
+  return url.replace(':photoId', aliceEntry.photos[0]!.id).replace(':id', id).replace('*', 'some-page');
 }
 
 async function call(key: string, headers: Record<string, string>) {
@@ -199,6 +233,14 @@ describe('the authorisation matrix', () => {
     expectNothingOfAlice(res.body);
   });
 
+  it.each(byAccess('admin'))('%s refuses an admin whose session passed no second factor', async (key) => {
+    const admin = await buildUser(t, { isAdmin: true });
+    const res = await call(key, bearer(await signIn(t, admin, { mfa: false })));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('MFA_REQUIRED');
+    expectNothingOfAlice(res.body);
+  });
+
   it.each(byAccess('metrics'))('%s refuses a user session in place of the metrics token', async (key) => {
     const res = await call(key, alice.headers);
     expect(res.statusCode).toBe(401);
@@ -231,5 +273,7 @@ describe('the authorisation matrix', () => {
     expect(entry!.photos.map((photo) => photo.id)).toEqual([aliceEntry.photos[0]!.id]);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: alice.headers });
     expect(me.json()).toMatchObject({ id: alice.id, email: alice.account.email });
+    const passkeys = await t.app.inject({ method: 'GET', url: '/api/auth/passkeys', headers: alice.headers });
+    expect(passkeys.json().passkeys).toMatchObject([{ id: alicePasskeyId, name: 'Alice laptop' }]);
   });
 });

@@ -70,14 +70,17 @@ export async function buildUser(t: TestApp, options: BuildUserOptions = {}): Pro
   return { id, email, phone, password };
 }
 
-/** A full session for the user, as POST /api/auth/token would return it. */
-export async function signInSession(t: TestApp, user: Pick<TestUser, 'id'>): Promise<Session> {
-  return presentSession(await startSession(t.app.ctx, t.app.ctx.db, user.id));
+/**
+ * A full session for the user, as POST /api/auth/token would return it: by default one that passed
+ * a second factor (as admin routes need); `{mfa: false}` for a password-only one.
+ */
+export async function signInSession(t: TestApp, user: Pick<TestUser, 'id'>, options: { mfa?: boolean } = {}): Promise<Session> {
+  return presentSession(await startSession(t.app.ctx, t.app.ctx.db, user.id, undefined, { method: 'password', mfa: options.mfa ?? true, device: null }));
 }
 
 /** An access token for the user (send as `authorization: Bearer …`). */
-export async function signIn(t: TestApp, user: Pick<TestUser, 'id'>): Promise<string> {
-  return (await signInSession(t, user)).access_token;
+export async function signIn(t: TestApp, user: Pick<TestUser, 'id'>, options: { mfa?: boolean } = {}): Promise<string> {
+  return (await signInSession(t, user, options)).access_token;
 }
 
 /** The header that sends the token. */

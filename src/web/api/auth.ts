@@ -1,13 +1,12 @@
 import { apiRequest } from './client';
-import { ApiError } from './errors';
-import { isSession, type Session, type SignOutScope, type SignUpInput, type SignUpResult } from './types';
+import { sessionOrSecondStep } from './second-factor';
+import type { Session, SignOutScope, SignUpInput, SignUpResult } from './types';
 
 /** The auth endpoints of DESIGN section 6, typed. */
 
+/** A session; MfaRequiredError when the account has a second factor and the server asks for it. */
 async function requestSession(body: Record<string, unknown>): Promise<Session> {
-  const session = await apiRequest<unknown>('POST', '/api/auth/token', { body, auth: false });
-  if (!isSession(session)) throw new ApiError(500, 'INVALID_RESPONSE', 'Unexpected response format');
-  return session;
+  return sessionOrSecondStep(await apiRequest<unknown>('POST', '/api/auth/token', { body, auth: false }));
 }
 
 export function signInWithPassword(email: string, password: string): Promise<Session> {
@@ -48,12 +47,11 @@ export async function requestPasswordReset(email: string): Promise<void> {
 
 /** Checks a password-reset link's token_hash; answers with a short-lived session for setting the password. */
 export async function verifyRecovery(tokenHash: string): Promise<Session> {
-  const session = await apiRequest<unknown>('POST', '/api/auth/verify', {
+  const answer = await apiRequest<unknown>('POST', '/api/auth/verify', {
     body: { token_hash: tokenHash, type: 'recovery' },
     auth: false,
   });
-  if (!isSession(session)) throw new ApiError(500, 'INVALID_RESPONSE', 'Unexpected response format');
-  return session;
+  return sessionOrSecondStep(answer);
 }
 
 /** Confirms the account's e-mail address with the link's token_hash (the link e-mailed at sign-up). */

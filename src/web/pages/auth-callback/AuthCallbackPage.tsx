@@ -12,6 +12,8 @@ import { AuthLayout } from '../../features/auth/AuthLayout';
 import { isSafeAppPath } from '../../features/auth/redirect';
 import { useOneTimeExchange } from '../../features/auth/useOneTimeExchange';
 import { EmailConfirmation } from './EmailConfirmation';
+import { MfaRequiredError } from '../../api/second-factor';
+import { SecondStepForm } from '../../features/security/SecondStepForm';
 
 /**
  * The target of a sign-in link (the phone-verification auth_link): trades ?token= for a session.
@@ -39,6 +41,22 @@ function SignInLinkExchange() {
     acceptSession(exchange.value);
     navigate(destination, { replace: true });
   }, [exchange, acceptSession, navigate, destination]);
+
+  // The account has a second factor: the link was the first step.
+  if (exchange.status === 'failed' && exchange.error instanceof MfaRequiredError) {
+    return (
+      <AuthLayout title="Signing you in">
+        <PageHead title="Signing in · Jotline" robots="noindex" />
+        <SecondStepForm
+          challenge={exchange.error.challenge}
+          onSession={(session) => {
+            acceptSession(session);
+            navigate(destination, { replace: true });
+          }}
+        />
+      </AuthLayout>
+    );
+  }
 
   if (!token || exchange.status === 'failed') {
     const offline = exchange.status === 'failed' && exchange.error instanceof NetworkError;

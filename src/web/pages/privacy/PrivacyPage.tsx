@@ -83,6 +83,27 @@ export function PrivacyPage() {
           </ul>
         </LegalSection>
 
+        <LegalSection id="sign-in-security" title="Passkeys, two-step verification and your security log">
+          <ul>
+            <li>
+              For a passkey we keep its public key, the name you give it and when it was added and last used. Your fingerprint, face
+              or screen lock never leaves your device.
+            </li>
+            <li>
+              For two-step verification we keep the authenticator app's secret, encrypted, and your recovery codes only as hashes:
+              we cannot show them to anyone again.
+            </li>
+            <li>
+              For each place you are signed in we keep the device's name (such as "Chrome on macOS"), when it signed in and when it
+              was last active, so you can see and end it in <strong>Settings → Sign-in and security</strong>.
+            </li>
+            <li>
+              Your security log shows 90 days of sign-ins, failed sign-ins and account changes (passwords, passkeys, two-step
+              verification, the Vault, exports). A sign-in from a new device sends you an e-mail, never a text.
+            </li>
+          </ul>
+        </LegalSection>
+
         <LegalSection id="vault" title="The Vault: a journal only you can open">
           <p>
             With the Vault on (<strong>Settings → Vault</strong>), your journal is sealed in your browser and on our server to a key

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { messages } from '../../../shared/messages';
@@ -10,6 +10,8 @@ import { Spinner } from '../../components/ui/Spinner';
 import { AuthLayout } from '../../features/auth/AuthLayout';
 import { useOneTimeExchange } from '../../features/auth/useOneTimeExchange';
 import { NewPasswordForm } from './NewPasswordForm';
+import { MfaRequiredError } from '../../api/second-factor';
+import { SecondStepForm } from '../../features/security/SecondStepForm';
 import { readResetLink } from './reset-link';
 
 /** How long the invalid-link screen waits before going to sign-in (spec 2). */
@@ -21,9 +23,18 @@ export function ResetPasswordPage() {
   const location = useLocation();
   const link = useMemo(() => readResetLink(location.search, location.hash), [location.search, location.hash]);
   const verification = useOneTimeExchange(link.kind === 'tokenHash' ? link.tokenHash : null, exchangeTokenHash);
+  // With a second factor on, the link is the first step: the second gives the session.
+  const [afterSecondStep, setAfterSecondStep] = useState<string | null>(null);
 
   let content;
-  if (link.kind === 'accessToken') content = <SetNewPassword accessToken={link.accessToken} />;
+  if (afterSecondStep) content = <SetNewPassword accessToken={afterSecondStep} />;
+  else if (verification.status === 'failed' && verification.error instanceof MfaRequiredError) {
+    content = (
+      <AuthLayout title={messages.reset.setNewHeading}>
+        <SecondStepForm challenge={verification.error.challenge} onSession={(session) => setAfterSecondStep(session.access_token)} />
+      </AuthLayout>
+    );
+  } else if (link.kind === 'accessToken') content = <SetNewPassword accessToken={link.accessToken} />;
   else if (link.kind === 'invalid') content = <InvalidLink offline={false} />;
   else if (verification.status === 'done') content = <SetNewPassword accessToken={verification.value} />;
   else if (verification.status === 'failed') content = <InvalidLink offline={verification.error instanceof NetworkError} />;

@@ -14,6 +14,7 @@ import { ImportCard } from './ImportCard';
 import { JournalNumberSection } from './JournalNumberSection';
 import { settingsCopy } from './copy';
 import { ReminderSettingsForm } from './ReminderSettingsForm';
+import { SecurityCard } from './SecurityCard';
 import { TextPauseNotice } from './TextPauseNotice';
 import { useSettingsProfile } from './settings-queries';
 
@@ -75,6 +76,7 @@ function SettingsContent() {
       <ReminderSettingsForm profile={profile.data} />
       <ImportCard />
       <VaultCard />
+      <SecurityCard />
       <DeleteAccountCard />
     </div>
   );

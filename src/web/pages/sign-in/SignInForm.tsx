@@ -15,6 +15,8 @@ import { useAuth } from '../../features/auth/auth-context';
 import { textLinkClasses } from '../../features/auth/AuthLayout';
 import { destinationAfterSignIn } from '../../features/auth/redirect';
 import { signInFailureMessage } from './sign-in-failure';
+import type { MfaRequired } from '../../../shared/second-factor';
+import { MfaRequiredError } from '../../api/second-factor';
 
 const signInAttempts = attemptLimit('jotline.signInAttempts', SIGN_IN_FAILURES_PER_WINDOW);
 
@@ -23,7 +25,7 @@ interface FieldErrors {
   password?: string;
 }
 
-export function SignInForm(props: { email: string; onEmailChange(email: string): void; onForgotPassword(): void }) {
+export function SignInForm(props: { email: string; onEmailChange(email: string): void; onForgotPassword(): void; onSecondStep(challenge: MfaRequired): void }) {
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -63,6 +65,10 @@ export function SignInForm(props: { email: string; onEmailChange(email: string):
       navigate(destinationAfterSignIn(location.state), { replace: true });
     } catch (error) {
       setSubmitting(false);
+      if (error instanceof MfaRequiredError) {
+        signInAttempts.reset();
+        return props.onSecondStep(error.challenge);
+      }
       fail(signInFailureMessage(error));
     }
   }
@@ -77,7 +83,7 @@ export function SignInForm(props: { email: string; onEmailChange(email: string):
           name="email"
           type="email"
           inputMode="email"
-          autoComplete="email"
+          autoComplete="email webauthn"
           autoCapitalize="none"
           spellCheck={false}
           maxLength={EMAIL_MAX_LENGTH}

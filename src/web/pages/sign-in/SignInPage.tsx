@@ -1,5 +1,12 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useCallback, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import type { MfaRequired } from '../../../shared/second-factor';
+import type { Session } from '../../api/types';
+import { useAuth } from '../../features/auth/auth-context';
+import { destinationAfterSignIn } from '../../features/auth/redirect';
+import { PasskeySignIn } from '../../features/security/PasskeySignIn';
+import { SecondStepForm } from '../../features/security/SecondStepForm';
 import { MessageSquareText } from 'lucide-react';
 import { Alert } from '../../components/ui/Alert';
 import { Button } from '../../components/ui/Button';
@@ -16,6 +23,27 @@ export function SignInPage() {
   const [mode, setMode] = useState<Mode>('signIn');
   const [email, setEmail] = useState('');
   const [resetSent, setResetSent] = useState(false);
+  const [challenge, setChallenge] = useState<MfaRequired | null>(null);
+  const { acceptSession } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const signedIn = useCallback(
+    (session: Session) => {
+      acceptSession(session);
+      toast.success(messages.signIn.success);
+      navigate(destinationAfterSignIn(location.state), { replace: true });
+    },
+    [acceptSession, navigate, location.state],
+  );
+
+  if (challenge) {
+    return (
+      <AuthLayout title="Welcome back" description="One more step to open your journal.">
+        <PageHead title="Sign in · Jotline" robots="noindex" />
+        <SecondStepForm challenge={challenge} onSession={signedIn} onExpired={() => setChallenge(null)} />
+      </AuthLayout>
+    );
+  }
 
   if (mode === 'forgotPassword') {
     return (
@@ -69,8 +97,10 @@ export function SignInPage() {
           setResetSent(false);
           setMode('forgotPassword');
         }}
+        onSecondStep={setChallenge}
       />
-      <div className="mt-5 border-t border-stone-200 pt-5">
+      <div className="mt-5 space-y-3 border-t border-stone-200 pt-5">
+        <PasskeySignIn onSession={signedIn} />
         <Button
           variant="secondary"
           size="lg"
