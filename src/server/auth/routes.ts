@@ -27,7 +27,7 @@ import { requestRecovery, verifyRecovery } from './recovery';
 import { signInWithLink, signInWithPassword } from './sign-in';
 import { textSignInLink } from './sign-in-by-text';
 import { signUp } from './sign-up';
-import { refreshSession, type SessionGrant } from './sessions';
+import { refreshSession } from './sessions';
 import { verificationEventRoutes } from './verification-events';
 
 
