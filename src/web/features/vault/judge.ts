@@ -1,7 +1,14 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as english from '@zxcvbn-ts/language-en';
-import { MIN_PASSPHRASE_GUESSES, MIN_PASSPHRASE_LENGTH, type Judgement, type Strength } from './strength';
+import type { Judgement, Strength } from './strength';
+
+/**
+ * The guesses zxcvbn must reckon a vault passphrase takes, and its least length: the wrapped key can
+ * be attacked offline by whoever has a copy of the database.
+ */
+export const MIN_PASSPHRASE_GUESSES = 1e10;
+export const MIN_PASSPHRASE_LENGTH = 12;
 
 const zxcvbn = new ZxcvbnFactory({
   translations: english.translations,

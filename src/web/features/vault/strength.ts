@@ -1,12 +1,7 @@
-// How guessable a new vault passphrase is, judged by zxcvbn (`judge.ts`). The wrapped key can be
-// attacked offline by whoever has a copy of the database, so a passphrase must hold out for at least
-// 10^10 guesses. zxcvbn and its dictionaries are fetched only when a passphrase form opens.
+// How guessable a new vault passphrase is, judged by zxcvbn (`judge.ts`). zxcvbn and its dictionaries
+// (about 850 KB gzipped) are fetched only when a passphrase form opens.
 
 export type Strength = 'empty' | 'weak' | 'fair' | 'good' | 'strong';
-
-/** The guesses zxcvbn must reckon a vault passphrase takes, and its least length. */
-export const MIN_PASSPHRASE_GUESSES = 1e10;
-export const MIN_PASSPHRASE_LENGTH = 12;
 
 export interface Judgement {
   strength: Strength;
