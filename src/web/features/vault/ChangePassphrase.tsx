@@ -22,7 +22,7 @@ export function ChangePassphrase(props: { vault: VaultView; keys: VaultKeys; onD
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const found = passphraseProblem(passphrase, again);
+    const found = await passphraseProblem(passphrase, again).catch(() => copy.unlockFailed);
     setProblem(found);
     if (found || busy || !props.vault.wrapped_keys || !props.vault.public_key) return;
     setBusy(true);

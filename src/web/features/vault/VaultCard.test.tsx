@@ -64,7 +64,7 @@ describe('Settings → Vault: setting it up', () => {
 
     const [passphrase, again] = [vault.getByLabelText(copy.passphraseLabel), vault.getByLabelText(copy.passphraseAgainLabel)];
     await user.type(passphrase, 'journal2026');
-    expect(vault.getByText(`${copy.strengthLabel}: ${copy.strength.weak}`)).toBeInTheDocument();
+    expect(await vault.findByText(`${copy.strengthLabel}: ${copy.strength.weak}`, {}, { timeout: 10_000 })).toBeInTheDocument();
     await user.click(vault.getByRole('button', { name: copy.continue }));
     expect(await vault.findByText(copy.tooWeak)).toBeInTheDocument();
     await user.clear(passphrase);
@@ -105,6 +105,49 @@ describe('Settings → Vault: setting it up', () => {
     expect(await vault.findByText(copy.unlocked, {}, { timeout: 5000 })).toBeInTheDocument();
     expect(api.requestsTo('POST /api/vault/seal').length).toBeGreaterThanOrEqual(2);
     expect(vaultKeys()?.privateKey).toEqual(opened.privateKey);
+  });
+
+  it("refuses a passphrase zxcvbn reckons under 10^10 guesses, with zxcvbn's own advice, and takes four random words", async () => {
+    const api = installVaultApi(view({}));
+    renderCard();
+    const vault = await card();
+    const user = userEvent.setup();
+    await user.click(await vault.findByRole('checkbox', { name: copy.understand }));
+    await user.click(vault.getByRole('button', { name: copy.setUp }));
+    const [passphrase, again] = [vault.getByLabelText(copy.passphraseLabel), vault.getByLabelText(copy.passphraseAgainLabel)];
+
+    const refused: [string, string | null, string[]][] = [
+      // zxcvbn has no warning above its score 2 (10^8 guesses): its first advice stands in.
+      ['Summer2024!!', null, ['Add more words that are less common.']],
+      ['Jennifer1985!', 'This is similar to a commonly used password.', ['Add more words that are less common.', 'Capitalize more than the first letter.']],
+      ['baseball1234', 'This is similar to a commonly used password.', ['Add more words that are less common.']],
+    ];
+    const retype = async (field: HTMLElement, text: string) => {
+      await user.clear(field);
+      await user.paste(text);
+    };
+    for (const [guessable, warning, suggestions] of refused) {
+      await retype(passphrase, guessable);
+      await retype(again, guessable);
+      expect(await vault.findByText(`${copy.strengthLabel}: ${copy.strength.weak}`, {}, { timeout: 10_000 })).toBeInTheDocument();
+      for (const advice of [warning, ...suggestions].filter((line) => line !== null)) {
+        expect(vault.getByText(advice)).toBeInTheDocument();
+        expect(passphrase).toHaveAccessibleDescription(expect.stringContaining(advice));
+      }
+      await user.click(vault.getByRole('button', { name: copy.continue }));
+      expect(await vault.findByText(copy.tooWeak)).toBeInTheDocument();
+      expect(passphrase).toHaveAttribute('aria-invalid', 'true');
+      expect(vault.queryByText(copy.makingKeys)).toBeNull();
+    }
+
+    const fourWords = 'crater velvet oboe mantis';
+    await retype(passphrase, fourWords);
+    expect(vault.getByText(`${copy.strengthLabel}: ${copy.strength.strong}`)).toBeInTheDocument();
+    expect(vault.queryByText('Add more words that are less common.')).toBeNull();
+    await retype(again, fourWords);
+    await user.click(vault.getByRole('button', { name: copy.continue }));
+    expect(await vault.findByLabelText(copy.codeTitle, {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(api.requestsTo('PUT /api/vault')).toHaveLength(0);
   });
 
   it('says so when sealing stops, and carries on from there', async () => {
@@ -181,6 +224,15 @@ describe('Settings → Vault: unlocking and locking', () => {
     await user.click(vault.getByRole('button', { name: copy.unlock }));
     await vault.findByText(copy.unlocked, {}, { timeout: 5000 });
     await user.click(vault.getByRole('button', { name: copy.changePassphrase }));
+    // A guessable one is refused here too, with zxcvbn's advice, and nothing is sent.
+    await user.type(vault.getByLabelText(copy.newPassphraseLabel), 'baseball1234');
+    await user.type(vault.getByLabelText(copy.passphraseAgainLabel), 'baseball1234');
+    expect(await vault.findByText('This is similar to a commonly used password.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await user.click(vault.getByRole('button', { name: copy.savePassphrase }));
+    expect(await vault.findByText(copy.tooWeak)).toBeInTheDocument();
+    expect(api.requestsTo('PUT /api/vault/keys')).toHaveLength(0);
+    await user.clear(vault.getByLabelText(copy.newPassphraseLabel));
+    await user.clear(vault.getByLabelText(copy.passphraseAgainLabel));
     await user.type(vault.getByLabelText(copy.newPassphraseLabel), 'lanterns drift over quiet harbours');
     await user.type(vault.getByLabelText(copy.passphraseAgainLabel), 'lanterns drift over quiet harbours');
     await user.click(vault.getByRole('button', { name: copy.savePassphrase }));

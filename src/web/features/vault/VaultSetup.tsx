@@ -50,7 +50,7 @@ export function VaultSetup() {
 
   const makeKeys = async (event: FormEvent) => {
     event.preventDefault();
-    const found = passphraseProblem(passphrase, again);
+    const found = await passphraseProblem(passphrase, again).catch(() => copy.unlockFailed);
     setProblem(found);
     if (found || busy) return;
     setBusy(true);
