@@ -34,7 +34,7 @@ export const vaultMessages = {
     'how long each text and entry is, and how many photos it has',
     'the day each entry belongs to, and its time zone',
     'counts: entries, words, streaks, and the days you wrote (recaps and milestones use only these)',
-    'the words of a text for the moment it is processed, before it is sealed; they are never logged or kept',
+    'the words of a text as it arrives, before it is sealed; they are never logged or kept',
   ],
   serverCannotSee: 'Once sealed, no one running Jotline can read your entries, titles, tags or photos: not from the database, not from a backup, and not with the server and its keys.',
   lossWarning: 'If you forget your vault passphrase and lose your recovery code, no one can ever read your journal again. Not you, and not us: we cannot reset it.',
@@ -87,7 +87,7 @@ export const vaultMessages = {
 
     sealing: 'Sealing your journal…',
     sealedOf: (sealed: number, total: number) => `${sealed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} entries sealed`,
-    sealingLeave: 'Sealing stops if you leave this page, and carries on from where it stopped when you come back.',
+    sealingLeave: 'You can close this page: sealing goes on without it, and new texts are sealed already.',
     sealingStopped: 'Sealing stopped before it finished. Your journal is safe; try again to carry on.',
     continueSealing: 'Continue sealing',
 
