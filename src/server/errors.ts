@@ -6,6 +6,8 @@ export const ErrorCode = {
   /** A one-time token or link that is unknown, used or expired. */
   INVALID_TOKEN: 400,
   UNAUTHORIZED: 401,
+  /** The session is good, but this needs a proof of the person from the last five minutes (auth/fresh-proof.ts). */
+  PROOF_REQUIRED: 401,
   ACCESS_REQUIRED: 402,
   FORBIDDEN: 403,
   /** An admin route, for a session signed in without a passkey or a second factor. */

@@ -17,7 +17,16 @@ export const securityMessages = {
   tooManyCodes: 'Too many wrong codes. Please wait 15 minutes before trying again.',
   mfaRequired: 'Admin pages need a sign-in with a passkey or a second factor. Set one up to continue.',
   sessionNotFound: 'This session has already ended.',
+  /** A change that needs a proof of the person from the last five minutes (the vault's keys, turning it off, deleting the account). */
+  proofRequired: 'To do this, confirm it is you: enter your password, or use your passkey.',
 } as const;
+
+/** POST /api/auth/confirm: the person proves it is them again, by password or by passkey. */
+export const confirmPersonSchema = z.union([
+  z.object({ password: z.string({ error: securityMessages.passwordRequired }).min(1, securityMessages.passwordRequired).max(256, securityMessages.passwordWrong) }),
+  z.object({ response: z.object({ id: z.string().min(1).max(1024) }).passthrough() }),
+]);
+export type ConfirmPersonInput = z.infer<typeof confirmPersonSchema>;
 
 /** How long an mfa_token, a passkey challenge and a TOTP setup wait. */
 export const SECOND_FACTOR_TTL_MINUTES = 5;

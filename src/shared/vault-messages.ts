@@ -3,6 +3,12 @@
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 export const vaultMessages = {
+  /** The e-mails a change to the vault sends the account's address (auth/fresh-proof.ts). */
+  mail: {
+    keysChanged: 'Your vault passphrase or recovery code was changed',
+    turningOff: 'Turning your vault off was started',
+    off: 'Your vault was turned off',
+  },
   errors: {
     publicKeyInvalid: 'The vault key must be the base64 of a 32-byte public key.',
     wrappedKeysInvalid: 'The wrapped keys must be a JSON object.',

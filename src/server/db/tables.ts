@@ -375,6 +375,8 @@ interface AuthSessionsTable {
   device: string | null;
   created_at: string;
   last_seen_at: string;
+  /** When the person last proved it is them in this session (sign-in, or auth/fresh-proof.ts); null before it was kept. */
+  proved_at: string | null;
 }
 
 interface PasskeysTable {

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
+import { vaultMessages } from '../../shared/vault-messages';
 import { currentUser, requireUser } from '../auth/authenticate';
+import { requireFreshProof, tellOwner } from '../auth/fresh-proof';
 import { importedEntriesSchema, saveImportedEntries } from './import-sealed';
 import { openedEntriesSchema, sealedBatchQuery, vaultKeysSchema } from './schemas';
 import { sealNextBatch } from './seal-journal';
@@ -21,10 +23,23 @@ export async function vaultRoutes(plain: FastifyInstance): Promise<void> {
 
   app.get('/', async (request) => getVault(ctx, currentUser(request).id));
   app.put('/', { schema: { body: vaultKeysSchema } }, async (request) => turnOnVault(ctx, currentUser(request).id, request.body));
-  app.put('/keys', { schema: { body: vaultKeysSchema } }, async (request) => rewrapVault(ctx, currentUser(request).id, request.body));
+  // What cannot be undone asks for a proof of the person from the last five minutes, and is told by e-mail.
+  app.put('/keys', { schema: { body: vaultKeysSchema } }, async (request) => {
+    const user = currentUser(request);
+    await requireFreshProof(ctx, user);
+    const view = await rewrapVault(ctx, user.id, request.body);
+    await tellOwner(ctx, user, vaultMessages.mail.keysChanged);
+    return view;
+  });
   app.post('/seal', async (request) => sealNextBatch(ctx, currentUser(request).id));
 
-  app.post('/unseal', async (request) => startTurningOff(ctx, currentUser(request).id));
+  app.post('/unseal', async (request) => {
+    const user = currentUser(request);
+    await requireFreshProof(ctx, user);
+    const view = await startTurningOff(ctx, user.id);
+    await tellOwner(ctx, user, vaultMessages.mail.turningOff);
+    return view;
+  });
   app.get('/sealed', { schema: { querystring: sealedBatchQuery } }, async (request) => sealedBatch(ctx, currentUser(request).id, request.query.limit));
   app.post('/opened', { bodyLimit: OPENED_BODY_LIMIT, schema: { body: openedEntriesSchema } }, async (request) =>
     saveOpenedEntries(ctx, currentUser(request).id, request.body),
@@ -34,7 +49,10 @@ export async function vaultRoutes(plain: FastifyInstance): Promise<void> {
     saveImportedEntries(ctx, currentUser(request).id, request.body),
   );
   app.delete('/', async (request, reply) => {
-    await finishTurningOff(ctx, currentUser(request).id);
+    const user = currentUser(request);
+    await requireFreshProof(ctx, user);
+    await finishTurningOff(ctx, user.id);
+    await tellOwner(ctx, user, vaultMessages.mail.off);
     return reply.status(204).send();
   });
 }

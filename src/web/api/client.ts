@@ -1,4 +1,5 @@
 import { ApiError, apiErrorFrom, NetworkError } from './errors';
+import { askForProof } from './proof';
 import { secondsLeft, sessionStore } from './session-store';
 import { isSession, type Session } from './types';
 
@@ -25,6 +26,11 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   try {
     return await send<T>(method, path, options, token);
   } catch (error) {
+    // The session is good; the person is asked to prove it is them, and the request goes again.
+    if (auth === 'session' && error instanceof ApiError && error.code === 'PROOF_REQUIRED') {
+      if (!(await askForProof(error.message))) throw error;
+      return send<T>(method, path, options, sessionStore.get()?.access_token);
+    }
     const canRefresh = auth === 'session' && token && error instanceof ApiError && error.status === 401;
     if (!canRefresh) throw error;
     const refreshed = await refreshSession(token);

@@ -3,6 +3,7 @@ import { useEffect, type ReactNode } from 'react';
 import { toast, Toaster } from 'sonner';
 import { toasterOptions } from '../components/ui/toaster-options';
 import { AuthProvider } from '../features/auth/AuthProvider';
+import { ConfirmPersonDialog } from '../features/security/ConfirmPersonDialog';
 import { useNewVersionAvailable } from './new-version';
 
 // One client for the life of the tab: the providers mount once and stay mounted.
@@ -30,6 +31,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
         {children}
+        <ConfirmPersonDialog />
         <Toaster {...toasterOptions} />
       </AuthProvider>
     </QueryClientProvider>

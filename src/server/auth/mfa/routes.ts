@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   addPasskeySchema,
+  confirmPersonSchema,
   passkeyOptionsSchema,
   removePasskeySchema,
   renamePasskeySchema,
@@ -12,6 +13,7 @@ import {
 import { notFound } from '../../errors';
 import { recordSecurityEvent } from '../../security/events';
 import { currentUser, requireUser } from '../authenticate';
+import { confirmPerson } from '../fresh-proof';
 import type { Client } from '../limits';
 import { addPasskey, authenticationOptions, listPasskeys, registrationOptions, removePasskey, renamePasskey } from '../passkeys/service';
 import { revokeFamily } from '../token-repo';
@@ -87,5 +89,11 @@ export async function secondFactorRoutes(plain: FastifyInstance): Promise<void> 
     });
 
     signedIn.get('/events', async (request) => ({ events: await securityLog(ctx, currentUser(request).id) }));
+
+    // The person proves it is them again, for a change that needs it (auth/fresh-proof.ts).
+    signedIn.post('/confirm', { schema: { body: confirmPersonSchema } }, async (request, reply) => {
+      await confirmPerson(ctx, currentUser(request), request.body, clientOf(request));
+      return reply.status(204).send();
+    });
   });
 }

@@ -22,6 +22,8 @@ export async function insertSessionRecord(db: Db, row: { id: string; userId: str
       device: row.standing.device,
       created_at: row.now,
       last_seen_at: row.now,
+      // Signing in is a proof of the person (auth/fresh-proof.ts).
+      proved_at: row.now,
     })
     .execute();
 }

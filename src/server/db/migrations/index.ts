@@ -25,6 +25,7 @@ import * as vaultUndoWords from './2026-11-25-1001-vault-undo-words';
 import * as entryZones from './2026-11-26-0100-entry-zones';
 import * as emailVerification from './2026-11-28-0100-email-verification';
 import * as entryVersions from './2026-11-28-0100-entry-versions';
+import * as sessionProofs from './2026-11-28-0200-session-proofs';
 import * as secondFactors from './2026-11-28-0100-second-factors';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0100-email-verification': emailVerification,
   '2026-11-28-0100-entry-versions': entryVersions,
   '2026-11-28-0100-second-factors': secondFactors,
+  '2026-11-28-0200-session-proofs': sessionProofs,
 };
