@@ -55,6 +55,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     // Never log bodies or tokens: only method, path (no query string) and status (logging/logger.ts).
     loggerInstance: createLogger({ level: config.logLevel, isProduction: config.isProduction, pretty: config.logPretty }, options.logDestination),
+    // Each request's own logger (bound to its id) only where a line can be written at all: pino's
+    // child copies the redaction and serialisers, on every request, for lines LOG_LEVEL=silent drops.
+    childLoggerFactory: (logger, bindings, childOptions) => (logger.level === 'silent' ? logger : logger.child(bindings, childOptions)),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ...socketTimeouts,
