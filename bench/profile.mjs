@@ -6,7 +6,7 @@
 // their share of the process's busy time.
 // BENCH_APP_ROOT=dir profiles another checkout with these same scripts; BENCH_PROFILE_DIR=dir keeps
 // the .cpuprofile files (open them in a browser's developer tools).
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -31,6 +31,13 @@ function profiled(role, env, dir) {
   });
 }
 
+/** A function's file as the table shows it: node's own, a package's, or the app's from its root. */
+function where(url) {
+  if (!url || url.startsWith('node:')) return url;
+  const path = url.replace(/^file:\/\//, '');
+  return path.includes('/node_modules/') ? `node_modules/${path.split('/node_modules/').pop()}` : relative(appRoot, path);
+}
+
 /** Microseconds on the monotonic clock the profiles' timestamps use. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -50,7 +57,7 @@ function topEntries(profile, from, to) {
     const { callFrame } = byId.get(id);
     if (callFrame.functionName === '(idle)') return;
     busy += us;
-    const file = callFrame.url ? relative(appRoot, callFrame.url.replace(/^file:\/\//, '')).replace(/^(\.\.\/)+/, '') : '';
+    const file = where(callFrame.url);
     const key = `${callFrame.functionName || '(anonymous)'}${file ? ` ${file}:${callFrame.lineNumber + 1}` : ''}`;
     self.set(key, (self.get(key) ?? 0) + us);
   });
@@ -77,7 +84,7 @@ async function profile(label, role, env, path, headers = {}) {
   }
   rmSync(dir, { recursive: true, force: true });
   const requests = result.requests.total;
-  console.log(`\n${label}: ${requests} requests in ${SECONDS} s, ${((busy / requests) | 0)} µs of CPU a request (after 1 s of warm-up)`);
+  console.log(`\n${label}: ${requests} requests in ${SECONDS} s, ${((busy / requests) | 0)} µs of the main thread busy a request (after 1 s of warm-up; sampled on the wall clock, so it runs high on a busy machine)`);
   for (const [name, us] of top) console.log(`  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`);
 }
 
@@ -97,7 +104,8 @@ try {
   await api.stop();
   const bodyFile = join(dataDir, 'first-page.json');
   writeFileSync(bodyFile, firstPage);
-  console.log(`Profiles of ${appRoot === join(import.meta.dirname, '..') ? 'this tree' : appRoot}, ${SECONDS} s of load each (10 connections); self time, top ${TOP}:`);
+  const commit = execFileSync('git', ['-C', appRoot, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  console.log(`Profiles of ${commit}, ${SECONDS} s of load each (10 connections); self time under the load, top ${TOP}:`);
   await profile('the app\'s framework alone, the first page built', 'floor', { ...env, BODY_FILE: bodyFile }, '/api/bench-floor');
   await profile('SQLite: first page', 'app', env, '/api/entries', headers);
   await profile('SQLite: first page, br as browsers ask', 'app', env, '/api/entries', { ...headers, 'accept-encoding': 'gzip, deflate, br' });
