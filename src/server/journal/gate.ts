@@ -3,7 +3,7 @@ import { CompiledQuery } from 'kysely';
 import { messages } from '../../shared/messages';
 import { bearerClaims, liveRefreshToken, signedIn } from '../auth/authenticate';
 import { ACCESS_COLUMNS, accessStatusOf, type AccessRow } from '../billing/access';
-import type { Db } from '../db/database';
+import { prepareOnPostgres, type Db } from '../db/database';
 import type { User } from '../db/tables';
 import { AppError } from '../errors';
 
@@ -33,9 +33,9 @@ const USER_ID = Symbol('user id');
 const FAMILY = Symbol('session family');
 
 /**
- * The gate's statement compiled once per database: building it with Kysely on every request cost
- * about as much CPU as the rest of the journal's first page. Its values are only the user's id
- * and session family, bound as parameters each time.
+ * The gate's statement compiled once per database (building it with Kysely on every request cost
+ * about as much CPU as the rest of the journal's first page), and on PostgreSQL planned once per
+ * connection. Its values are only the user's id and session family, bound as parameters each time.
  */
 const compiledGates = new WeakMap<Db, { sql: string; slots: ReadonlyArray<unknown> }>();
 
@@ -45,6 +45,7 @@ function journalGate(db: Db, userId: string, family: string): Promise<GateRow | 
     const compiled = journalGateQuery(db, USER_ID as unknown as string, FAMILY as unknown as string).compile();
     gate = { sql: compiled.sql, slots: compiled.parameters };
     compiledGates.set(db, gate);
+    prepareOnPostgres(gate.sql, 'jotline_journal_gate');
   }
   const parameters = gate.slots.map((slot) => (slot === USER_ID ? userId : slot === FAMILY ? family : slot));
   return db.executeQuery<GateRow>(CompiledQuery.raw(gate.sql, parameters)).then((result) => result.rows[0]);
