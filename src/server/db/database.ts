@@ -79,7 +79,8 @@ export function prepareOnPostgres(sql: string, name: string): void {
 
 /** Runs the statements prepareOnPostgres names by their name on this connection. */
 function runPreparedByName(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // The client's own query, looked up at each call (what wraps pg's Client sees these too).
+  const query = (...args: unknown[]) => (Object.getPrototypeOf(client) as { query(...args: unknown[]): unknown }).query.apply(client, args);
   (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) => {
     const name = typeof text === 'string' ? preparedOnPostgres.get(text) : undefined;
     return name && Array.isArray(rest[0]) ? query({ name, text, values: rest[0] }, ...rest.slice(1)) : query(text, ...rest);
