@@ -26,7 +26,7 @@ describe('changes that need a fresh proof of the person', () => {
     await turnOn(t, { id: account.id, token, headers }, keys);
     return { account, headers, publicKey: keys.publicKey };
   }
-  const call = (headers: object, method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  const call = (headers: Record<string, string>, method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
   it('refuses a session signed in long ago (a stolen one), changing nothing', async () => {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
-import { signPayload } from '../providers/billing/signature';
 import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient } from '../test/factories';
-import { FAKE_STRIPE, startFakeStripe, stripeWebhook, type FakeStripe } from './test-support';
+import { FAKE_STRIPE, startFakeStripe, stripeSignature, stripeWebhook, type FakeStripe } from './test-support';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -99,6 +98,18 @@ describe('billing with Stripe', () => {
     expect(other.body.error.message).toBe(messages.billing.providerFailed);
   });
 
+  it('repeats a request Stripe failed to answer, with the same idempotency key, so it takes effect once', async () => {
+    const { user, token } = await expiredUser();
+    stripe.failNext('/v1/customers', 503, { error: { type: 'api_error', message: 'try again' } }, 1);
+    const res = await api.post('/api/billing/checkout', { plan: 'monthly' }, token);
+    expect(res.status).toBe(200);
+    const tries = stripe.calls.filter((c) => c.method === 'POST' && c.path === '/v1/customers' && c.params['metadata[user_id]'] === user.id);
+    expect(tries).toHaveLength(2);
+    expect(tries[0]!.headers['idempotency-key']).toMatch(/\S/);
+    expect(tries[1]!.headers['idempotency-key']).toBe(tries[0]!.headers['idempotency-key']);
+    expect([...stripe.customers.values()].filter((c) => c.metadata.user_id === user.id)).toHaveLength(1);
+  });
+
   it('refuses a webhook whose signature does not hold, is stale or is missing', async () => {
     const now = t.clock.now();
     const object = { id: 'sub_x', customer: 'cus_x' };
@@ -117,7 +128,7 @@ describe('billing with Stripe', () => {
       method: 'POST',
       url: '/webhooks/stripe',
       payload: spaced,
-      headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(spaced, FAKE_STRIPE.webhookSecret, Math.floor(now.getTime() / 1000)) },
+      headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(spaced, now) },
     });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().outcome).toBe('ignored');

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signPayload } from '../providers/billing/signature';
+import Stripe from 'stripe';
+import { STRIPE_NETWORK_RETRIES } from '../providers/billing/stripe';
 
 /**
  * Test-only: a small Stripe API over HTTP (customers, checkout and portal sessions, subscriptions),
@@ -175,9 +176,13 @@ export async function startFakeStripe(options: { now?: () => Date } = {}) {
       STRIPE_PRICE_YEARLY: FAKE_STRIPE.priceYearly,
       STRIPE_API_URL: url,
     },
-    /** The next request to this path answers with this error. */
-    failNext(path: string, status: number, body: unknown) {
-      failures.push({ path, status, body });
+    /**
+     * The next request to this path answers with this error, and so do the SDK's repeats of it (a
+     * 5xx is tried again): the failure the app sees, however many times the SDK tries. `attempts`
+     * fails only that many.
+     */
+    failNext(path: string, status: number, body: unknown, attempts = status >= 500 || status === 409 ? 1 + STRIPE_NETWORK_RETRIES : 1) {
+      for (let attempt = 0; attempt < attempts; attempt++) failures.push({ path, status, body });
     },
     /**
      * The subscription a completed checkout makes, its period starting at `now`; a checkout that kept
@@ -207,6 +212,11 @@ export async function startFakeStripe(options: { now?: () => Date } = {}) {
 
 export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
 
+/** The `Stripe-Signature` header Stripe would send with `payload` at `now` (the SDK's own signing). */
+export function stripeSignature(payload: string, now: Date, secret = FAKE_STRIPE.webhookSecret): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(now.getTime() / 1000) });
+}
+
 /** A signed webhook request for app.inject, as Stripe would send it. */
 export function stripeWebhook(type: string, object: unknown, options: { eventId?: string; now: Date; secret?: string; signature?: string }) {
   const payload = JSON.stringify({
@@ -218,7 +228,7 @@ export function stripeWebhook(type: string, object: unknown, options: { eventId?
     livemode: false,
     data: { object },
   });
-  const signature = options.signature ?? signPayload(payload, options.secret ?? FAKE_STRIPE.webhookSecret, Math.floor(options.now.getTime() / 1000));
+  const signature = options.signature ?? stripeSignature(payload, options.now, options.secret);
   return {
     method: 'POST' as const,
     url: '/webhooks/stripe',

@@ -1,8 +1,26 @@
+import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** API answers smaller than this go out as they are: compressing them saves less than it costs. */
 const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/**
+ * Answers up to this size (a journal page is about 17 KB) are compressed in one call on the event
+ * loop (at most about half a millisecond), not through a zlib stream: the stream's setup and its
+ * trips to the thread pool cost the journal's first page more CPU than the compression itself.
+ */
+const SYNC_COMPRESSION_MAX_BYTES = 64 * 1024;
+
+/**
+ * Levels for answers made per request, chosen by measurement on the journal's first page
+ * (bench/compression.mjs, figures in bench/RESULTS.md): brotli quality 2 makes an answer no bigger
+ * than quality 4's (the plugin's default) for half its CPU; gzip level 4 costs about what that
+ * brotli does, for the few clients without brotli. The built web app is compressed ahead, at the
+ * highest levels (scripts/precompress.mjs), and passes through as it is.
+ */
+const BROTLI_QUALITY = 2;
+const GZIP_LEVEL = 4;
 
 export type ContentEncoding = 'br' | 'gzip';
 
@@ -16,6 +34,9 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     global: true,
     threshold: COMPRESSION_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],
+    syncThreshold: SYNC_COMPRESSION_MAX_BYTES,
+    brotliOptions: { params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+    zlibOptions: { level: GZIP_LEVEL },
   });
 }
 

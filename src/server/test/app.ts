@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../app';
 import { manualClock } from '../clock';
 import { loadConfig } from '../config';
@@ -18,7 +18,7 @@ export interface TestApp {
  * A whole app on a temporary SQLite database (or on PostgreSQL when TEST_DATABASE_URL is set),
  * with the SMS and mail simulators and a clock the test controls. Requests go through app.inject.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'jotline-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -33,7 +33,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = manualClock(process.env.TEST_NOW ? new Date(process.env.TEST_NOW) : new Date());
-  const app = await buildApp(config, { clock, serveWeb: false });
+  const app = await buildApp(config, { clock, serveWeb: false, onRoute: options.onRoute });
   await app.ready();
   return {
     app,

@@ -1,4 +1,5 @@
-import { sha256Hex } from './sha256';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { messages } from '../messages';
 import { refuseFile } from './file-error';
 import { zonedInstant } from '../zones';
@@ -49,9 +50,13 @@ export function jrnlTags(text: string): string[] {
   return [...new Set([...text.matchAll(TAG)].map((m) => m[1]!.toLowerCase()))];
 }
 
-/** jrnl's identity of an entry: the same from its text journal and from its JSON export. */
+/**
+ * jrnl's identity of an entry: the same from its text journal and from its JSON export, and alike
+ * on the server and in the browser (a synchronous SHA-256: the Web Crypto digest would make every
+ * parser asynchronous).
+ */
 function jrnlOrigin(day: string, time: string, title: string, body: string): string {
-  return `jrnl:${sha256Hex(`${day} ${time}\n${title}\n${body}`)}`;
+  return `jrnl:${bytesToHex(sha256(utf8ToBytes(`${day} ${time}\n${title}\n${body}`)))}`;
 }
 
 /** An entry from jrnl's parts: title and body as jrnl splits them, times in `timeZone`. */

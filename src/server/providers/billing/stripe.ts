@@ -1,18 +1,21 @@
+import Stripe from 'stripe';
 import type { Clock } from '../../clock';
-import { parseEvent, verifySignature } from './signature';
-import {
-  BillingProviderError,
-  type BillingProvider,
-  type ProviderCheckoutSession,
-  type ProviderCustomer,
-  type ProviderEvent,
-  type ProviderSubscription,
-} from './types';
+import { parseEvent } from './event';
+import { BillingProviderError, WebhookSignatureError, type BillingProvider, type ProviderCheckoutSession, type ProviderCustomer, type ProviderEvent, type ProviderSubscription } from './types';
 
 /** The API version every request pins; period ends live on subscription items from 2025-03-31 on. */
 const STRIPE_API_VERSION = '2025-03-31.basil';
 
 const REQUEST_TIMEOUT_MS = 15_000;
+
+/**
+ * How many times the SDK repeats a request that failed on the network or with a 409 or 5xx, after
+ * a growing pause; a repeated POST carries the same idempotency key, so Stripe applies it once.
+ */
+export const STRIPE_NETWORK_RETRIES = 2;
+
+/** Stripe's default tolerance between the signed timestamp and now. */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 interface StripeSettings {
   secretKey: string;
@@ -21,104 +24,79 @@ interface StripeSettings {
   apiUrl?: string;
 }
 
-type Params = Record<string, string | number | boolean | undefined>;
-
-interface StripeErrorBody {
-  error?: { type?: string; code?: string; message?: string; param?: string };
+/** Where the SDK sends its requests: Stripe, or the host, port and protocol of `apiUrl`. */
+function endpointOf(apiUrl: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { protocol, host: url.hostname, port: Number(url.port || (protocol === 'http' ? 80 : 443)) };
 }
 
-/** Stripe over its REST API: form-encoded requests, bearer secret key, pinned version. */
+/** Stripe through its official SDK, at a pinned API version. */
 export function createStripeBilling(settings: StripeSettings, clock: Clock): BillingProvider {
-  const base = (settings.apiUrl ?? 'https://api.stripe.com').replace(/\/+$/, '');
+  const stripe = new Stripe(settings.secretKey, {
+    // The SDK's types follow its newest version; what we read of the answers is the same in ours.
+    apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
+    maxNetworkRetries: STRIPE_NETWORK_RETRIES,
+    timeout: REQUEST_TIMEOUT_MS,
+    telemetry: false,
+    ...endpointOf(settings.apiUrl),
+  });
 
-  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, params: Params = {}): Promise<T> {
-    const form = new URLSearchParams();
-    for (const [key, value] of Object.entries(params)) if (value !== undefined) form.append(key, String(value));
-    const url = method === 'GET' && [...form].length ? `${base}${path}?${form.toString()}` : `${base}${path}`;
-    let response: Response;
+  /** The SDK's call, its refusals as BillingProviderError; `missing` answers a 404 (the object is gone). */
+  async function call<T, M = never>(work: () => Promise<T>, missing?: () => M): Promise<T | M> {
     try {
-      response = await fetch(url, {
-        method,
-        headers: {
-          Authorization: `Bearer ${settings.secretKey}`,
-          'Stripe-Version': STRIPE_API_VERSION,
-          ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-        },
-        body: method === 'POST' ? form.toString() : undefined,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
+      return await work();
     } catch (error) {
-      throw new BillingProviderError('Stripe could not be reached', 'other', undefined, { cause: error });
+      const failure = providerError(error);
+      if (missing && failure.status === 404) return missing();
+      throw failure;
     }
-    const text = await response.text().catch(() => '');
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : {};
-    } catch {
-      throw new BillingProviderError(`Stripe answered ${response.status} with a body that is not JSON`, 'other', response.status);
-    }
-    if (!response.ok) throw stripeError(response.status, body as StripeErrorBody);
-    return body as T;
   }
 
   return {
     kind: 'stripe',
 
     async createCustomer({ email, userId }) {
-      const customer = await call<{ id: string }>('POST', '/v1/customers', { email, 'metadata[user_id]': userId });
+      const customer = await call(() => stripe.customers.create({ email, metadata: { user_id: userId } }));
       return { id: customer.id };
     },
 
     async getCustomer(customerId) {
-      try {
-        const c = await call<{ id: string; email?: string | null; deleted?: boolean; metadata?: Record<string, string> }>(
-          'GET',
-          `/v1/customers/${encodeURIComponent(customerId)}`,
-        );
-        return { id: c.id, email: c.email ?? null, userId: c.metadata?.user_id ?? null } satisfies ProviderCustomer;
-      } catch (error) {
-        if (error instanceof BillingProviderError && error.status === 404) return null;
-        throw error;
-      }
+      const c = await call(() => stripe.customers.retrieve(customerId), () => null);
+      if (!c) return null;
+      if (c.deleted) return { id: c.id, email: null, userId: null } satisfies ProviderCustomer;
+      return { id: c.id, email: c.email ?? null, userId: c.metadata?.user_id ?? null } satisfies ProviderCustomer;
     },
 
     async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl, userId, trialEnd }) {
-      const session = await call<{ id: string; url?: string | null }>('POST', '/v1/checkout/sessions', {
-        mode: 'subscription',
-        customer: customerId,
-        client_reference_id: userId,
-        'line_items[0][price]': priceId,
-        'line_items[0][quantity]': 1,
-        success_url: successUrl,
-        cancel_url: cancelUrl,
-        'metadata[user_id]': userId,
-        'subscription_data[metadata][user_id]': userId,
-        'subscription_data[trial_end]': trialEnd ? Math.floor(trialEnd.getTime() / 1000) : undefined,
-      });
+      const session = await call(() =>
+        stripe.checkout.sessions.create({
+          mode: 'subscription',
+          customer: customerId,
+          client_reference_id: userId,
+          line_items: [{ price: priceId, quantity: 1 }],
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+          metadata: { user_id: userId },
+          subscription_data: { metadata: { user_id: userId }, ...(trialEnd && { trial_end: Math.floor(trialEnd.getTime() / 1000) }) },
+        }),
+      );
       if (!session.url) throw new BillingProviderError('Stripe returned a checkout session without a URL');
       return { id: session.id, url: session.url };
     },
 
     async getCheckoutSession(sessionId) {
-      try {
-        const s = await call<{ id?: string; customer?: unknown; status?: string | null }>(
-          'GET',
-          `/v1/checkout/sessions/${encodeURIComponent(sessionId)}`,
-        );
-        if (!s.id) return null;
-        return { id: s.id, customerId: idOf(s.customer), status: s.status ?? null } satisfies ProviderCheckoutSession;
-      } catch (error) {
-        if (error instanceof BillingProviderError && error.status === 404) return null;
-        throw error;
-      }
+      const s = await call(() => stripe.checkout.sessions.retrieve(sessionId), () => null);
+      if (!s?.id) return null;
+      return { id: s.id, customerId: idOf(s.customer), status: s.status ?? null } satisfies ProviderCheckoutSession;
     },
 
     async expireOpenCheckoutSessions(customerId) {
-      const open = await call<{ data?: Array<{ id?: string }> }>('GET', '/v1/checkout/sessions', { customer: customerId, status: 'open', limit: 100 });
-      for (const session of open.data ?? []) {
-        if (!session.id) continue;
+      const open = await call(() => stripe.checkout.sessions.list({ customer: customerId, status: 'open', limit: 100 }));
+      for (const session of open.data) {
         try {
-          await call('POST', `/v1/checkout/sessions/${encodeURIComponent(session.id)}/expire`);
+          await call(() => stripe.checkout.sessions.expire(session.id));
         } catch (error) {
           // Completed or expired in the meantime: nothing left to expire.
           if (!(error instanceof BillingProviderError && error.status === 400)) throw error;
@@ -127,26 +105,26 @@ export function createStripeBilling(settings: StripeSettings, clock: Clock): Bil
     },
 
     async createPortalSession({ customerId, returnUrl }) {
-      const session = await call<{ url: string }>('POST', '/v1/billing_portal/sessions', { customer: customerId, return_url: returnUrl });
+      const session = await call(() => stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }));
       return { url: session.url };
     },
 
     async listSubscriptions(customerId) {
-      const list = await call<{ data?: unknown[] }>('GET', '/v1/subscriptions', { customer: customerId, status: 'all', limit: 100 });
-      return (list.data ?? []).map((s) => normalizeSubscription(s as StripeSubscription, customerId));
+      const list = await call(() => stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }));
+      return list.data.map((s) => normalizeSubscription(s as unknown as StripeSubscription, customerId));
     },
 
     async cancelSubscriptionNow(subscriptionId) {
-      try {
-        await call('DELETE', `/v1/subscriptions/${encodeURIComponent(subscriptionId)}`);
-      } catch (error) {
-        if (error instanceof BillingProviderError && error.status === 404) return;
-        throw error;
-      }
+      // One that is already gone is not an error.
+      await call(() => stripe.subscriptions.cancel(subscriptionId), () => undefined);
     },
 
     verifyWebhook(rawBody, signatureHeader): ProviderEvent {
-      verifySignature(rawBody, signatureHeader, settings.webhookSecret, Math.floor(clock.now().getTime() / 1000));
+      try {
+        stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', settings.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, clock.now().getTime());
+      } catch (error) {
+        throw new WebhookSignatureError(error instanceof Stripe.errors.StripeSignatureVerificationError ? error.message : 'Body is not JSON');
+      }
       return parseEvent(rawBody);
     },
   };
@@ -191,12 +169,15 @@ export function idOf(value: unknown): string | null {
   return null;
 }
 
-function stripeError(status: number, body: StripeErrorBody): BillingProviderError {
-  const e = body?.error ?? {};
-  const detail = `Stripe ${status}${e.code ? ` ${e.code}` : ''}${e.param ? ` (${e.param})` : ''}: ${e.message ?? 'request failed'}`;
-  if (status === 401 || status === 403 || e.type === 'authentication_error' || e.type === 'permission_error') {
-    return new BillingProviderError(detail, 'account', status);
+/** The SDK's error as ours: `kind` says what the web should tell people. */
+function providerError(error: unknown): BillingProviderError {
+  if (!(error instanceof Stripe.errors.StripeError)) return new BillingProviderError('Stripe could not be reached', 'other', undefined, { cause: error });
+  const status = error.statusCode;
+  if (status === undefined) return new BillingProviderError('Stripe could not be reached', 'other', undefined, { cause: error });
+  const detail = `Stripe ${status}${error.code ? ` ${error.code}` : ''}${error.param ? ` (${error.param})` : ''}: ${error.message || 'request failed'}`;
+  if (status === 401 || status === 403 || error.rawType === 'authentication_error') {
+    return new BillingProviderError(detail, 'account', status, { cause: error });
   }
-  if (e.param && /price|line_items/.test(e.param)) return new BillingProviderError(detail, 'pricing', status);
-  return new BillingProviderError(detail, 'other', status);
+  if (error.param && /price|line_items/.test(error.param)) return new BillingProviderError(detail, 'pricing', status, { cause: error });
+  return new BillingProviderError(detail, 'other', status, { cause: error });
 }

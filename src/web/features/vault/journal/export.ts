@@ -1,5 +1,6 @@
 import { zipSync, type Zippable } from 'fflate';
-import { md5 } from 'js-md5';
+import { md5 } from '@noble/hashes/legacy.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { renderJson, renderMarkdown, renderText, localDay, type ExportInput } from '../../../../shared/export-render';
 import type { EntryPhoto, JournalEntry } from '../../../../shared/journal';
 import { messages } from '../../../../shared/messages';
@@ -79,7 +80,7 @@ async function zipOf(entries: readonly JournalEntry[], input: ExportInput): Prom
       const bytes = await photoBytes(photo);
       // A photo that cannot be read is left out of the ZIP and of Journal.json, as on the server.
       if (!bytes) continue;
-      const file = { md5: md5(bytes), type: photoType(photo.mime_type), size: bytes.length };
+      const file = { md5: bytesToHex(md5(bytes)), type: photoType(photo.mime_type), size: bytes.length };
       zipped.set(photo.id, file);
       // Photos are compressed already.
       files[`photos/${file.md5}.${file.type}`] = [bytes, { level: 0 }];
