@@ -61,6 +61,8 @@ const matrix: Record<string, Row> = {
   'GET /api/auth/sessions': { access: 'user' },
   'DELETE /api/auth/sessions/:id': { access: 'user' },
   'GET /api/auth/events': { access: 'user' },
+  // A proof of the person again (auth/fresh-proof.ts): of the caller's own password or passkey.
+  'POST /api/auth/confirm': { access: 'user', body: { password: 'Journal123' } },
 
   'GET /api/entries': { access: 'user' },
   'POST /api/entries': { access: 'user', body: { content: 'a line of my own' } },
