@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { setUpAuthenticatorApp } from './security-support';
 import { newAccount, signUpVerified } from './support';
 
 // The e2e server's data directory (playwright.config.ts): the CLI grants admin on the same database.
@@ -182,6 +183,10 @@ test('phone verification works from the keyboard and passes axe', async ({ page 
 test('the admin pages and the delete-user dialog pass axe', async ({ page, request }) => {
   const operator = await signUpVerified(page, request, newAccount());
   execFileSync('node', ['bin/jotline.mjs', 'admin', 'grant', operator.email], { env: cliEnv });
+  // Admin pages need a second factor: an authenticator app first.
+  await page.goto('/admin/login');
+  await setUpAuthenticatorApp(page);
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
   for (const path of ['/admin/dashboard', '/admin/dashboard/subscribers', '/admin/dashboard/trial-users', '/admin/sms-testing', '/admin/user-management']) {
     await page.goto(path);
     await expect(page.locator('h1').first()).toBeVisible();

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { setUpAuthenticatorApp } from './security-support';
 import { signUpVerified } from './support';
 
 // The e2e server's data directory (playwright.config.ts): the CLI works on the same database.
@@ -105,7 +106,10 @@ test.describe('on a phone', () => {
   test('the admin header buttons sit in even rows', async ({ page, request }) => {
     const operator = await signUpVerified(page, request);
     execFileSync('node', ['bin/jotline.mjs', 'admin', 'grant', operator.email], { env: cliEnv });
-    await page.goto('/admin/dashboard');
+    // Admin pages need a second factor: an authenticator app first.
+    await page.goto('/admin/login');
+    await setUpAuthenticatorApp(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
     const controls = [
       page.getByRole('link', { name: 'User Management' }),
       page.getByRole('link', { name: /^SMS Testing/ }),
