@@ -12,9 +12,17 @@ describe('sessions: refresh-token rotation and sign-out', () => {
   });
   afterAll(() => t.close());
 
-  const refresh = (refreshToken: string) => apiClient(t).post('/api/auth/token', { grant_type: 'refresh_token', refresh_token: refreshToken });
-  const signInWithPassword = async (user: TestUser) =>
-    (await apiClient(t).post('/api/auth/token', { grant_type: 'password', email: user.email, password: user.password })).body;
+  // The browser's device cookie, as its sign-in set it (device-cookies.ts): sent with every refresh.
+  let deviceCookie = '';
+  const refresh = async (refreshToken: string, cookie: string | null = deviceCookie) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', headers: cookie ? { cookie } : {}, payload: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const signInWithPassword = async (user: TestUser) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { grant_type: 'password', email: user.email, password: user.password } });
+    deviceCookie = String(res.headers['set-cookie']).split(';')[0]!;
+    return res.json();
+  };
 
   it('trades a refresh token for a new session with a new refresh token', async () => {
     const user = await buildUser(t);
@@ -80,6 +88,15 @@ describe('sessions: refresh-token rotation and sign-out', () => {
     const events = await t.app.ctx.db.selectFrom('security_events').select('event_type').where('user_id', '=', user.id).execute();
     expect(events.map((e) => e.event_type)).not.toContain('refresh_token_reuse');
     expect(events.map((e) => e.event_type)).toEqual(['sign_in']);
+  });
+
+  it('refuses the token presented again from anywhere but the browser that holds it, at once, and ends the session', async () => {
+    const user = await buildUser(t);
+    const first = await signInWithPassword(user);
+    const second = (await refresh(first.refresh_token)).body;
+    const replayed = await refresh(first.refresh_token, null); // a stolen copy, no device cookie
+    expect(replayed.status).toBe(401);
+    expect((await refresh(second.refresh_token)).status).toBe(401);
   });
 
   it('answers a tab that refreshes late, within the reuse interval, with the same pair; after it, as reuse', async () => {

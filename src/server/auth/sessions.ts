@@ -7,6 +7,7 @@ import type { Db } from '../db/database';
 import { unauthorized } from '../errors';
 import { newId } from '../ids';
 import { recordSecurityEvent } from '../security/events';
+import { knownDevice } from './device-cookies';
 import { signAccessToken } from './access-token';
 import type { Client } from './limits';
 import { insertSessionRecord, PLAIN_STANDING, touchSessionRecord, type SessionStanding } from './mfa/session-records';
@@ -82,9 +83,10 @@ async function sameNewPair(ctx: AppContext, raw: string, rotatedAt: string | nul
 }
 
 /**
- * Trades a refresh token for a new session in the same family. The same token presented again
- * within REFRESH_REUSE_INTERVAL_MS gets the same new refresh token; later it means the token leaked
- * (or a client misbehaves): the whole family is revoked and the caller must sign in again.
+ * Trades a refresh token for a new session in the same family. The same token presented again by
+ * the same browser (its device cookie) within REFRESH_REUSE_INTERVAL_MS, or at the same moment,
+ * gets the same new refresh token; otherwise it means the token leaked (or a client misbehaves): the
+ * whole family is revoked and the caller must sign in again.
  */
 export async function refreshSession(ctx: AppContext, raw: string, client: Client): Promise<SessionGrant> {
   const now = ctx.clock.now().toISOString();
@@ -105,7 +107,9 @@ export async function refreshSession(ctx: AppContext, raw: string, client: Clien
   };
   if (token.revoked_at) throw unauthorized(messages.auth.invalidRefreshToken);
   if (token.rotated_at) {
-    const same = await sameNewPair(ctx, raw, token.rotated_at);
+    // A second tab of the same browser (its device cookie, sent with every refresh) gets the same
+    // pair within the interval; the token presented from anywhere else is a reuse, however soon.
+    const same = knownDevice(ctx, client.cookies, token.user_id) ? await sameNewPair(ctx, raw, token.rotated_at) : undefined;
     if (same) return same;
     throw await refuseReuse();
   }
