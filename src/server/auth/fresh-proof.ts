@@ -10,7 +10,9 @@ import { BRAND } from '../sms/texts';
 import type { RequestUser } from './authenticate';
 import type { Client } from './limits';
 import { verifyAssertion } from './passkeys/service';
+import { markSessionProved, sessionProvedAt } from './mfa/session-records';
 import { verifyPassword } from './passwords';
+import { findPasswordHash } from './repo';
 
 // A session alone is not enough for what cannot be undone: changing the vault's keys, turning the
 // vault off and deleting the account ask for a proof of the person from the last five minutes
@@ -21,9 +23,9 @@ const WRONG_PASSWORDS: RateLimit = { limit: SIGN_IN_FAILURES_PER_WINDOW, windowM
 
 /** 401 PROOF_REQUIRED unless this session proved its person within FRESH_PROOF_MS. */
 export async function requireFreshProof(ctx: AppContext, user: RequestUser): Promise<void> {
-  const row = await ctx.db.selectFrom('auth_sessions').select('proved_at').where('id', '=', user.sessionFamily).where('user_id', '=', user.id).executeTakeFirst();
+  const provedAt = await sessionProvedAt(ctx.db, user.id, user.sessionFamily);
   const since = new Date(ctx.clock.now().getTime() - FRESH_PROOF_MS).toISOString();
-  if (!row?.proved_at || row.proved_at < since) throw new AppError('PROOF_REQUIRED', securityMessages.proofRequired);
+  if (!provedAt || provedAt < since) throw new AppError('PROOF_REQUIRED', securityMessages.proofRequired);
 }
 
 /** POST /api/auth/confirm: the password or a passkey of this account, again; the session's proof is now. */
@@ -32,8 +34,7 @@ export async function confirmPerson(ctx: AppContext, user: RequestUser, input: C
     // A session is no licence to guess the password: wrong ones count like failed sign-ins.
     const key = rateLimitKey('confirm-person', user.id);
     if (await isLimited(ctx, key, WRONG_PASSWORDS)) throw rateLimited(messages.signIn.rateLimited);
-    const owner = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirst();
-    if (!(await verifyPassword(owner?.password_hash, input.password))) {
+    if (!(await verifyPassword(await findPasswordHash(ctx.db, user.id), input.password))) {
       await recordHit(ctx, key);
       await recordSecurityEvent(ctx, { event_type: 'confirm_failed', severity: 'medium', user_id: user.id, ip: client.ip });
       throw invalidCredentials(securityMessages.passwordWrong);
@@ -42,7 +43,7 @@ export async function confirmPerson(ctx: AppContext, user: RequestUser, input: C
     const userId = await verifyAssertion(ctx, input.response, null, client);
     if (userId !== user.id) throw invalidCredentials(securityMessages.passkeyRefused);
   }
-  await ctx.db.updateTable('auth_sessions').set({ proved_at: ctx.clock.now().toISOString() }).where('id', '=', user.sessionFamily).where('user_id', '=', user.id).execute();
+  await markSessionProved(ctx.db, user.id, user.sessionFamily, ctx.clock.now().toISOString());
 }
 
 /** What a change that needed a fresh proof tells the account's address. */

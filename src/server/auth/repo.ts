@@ -15,6 +15,11 @@ export interface Account {
   verification_expires_at: string | null;
 }
 
+/** A user's password hash, to check a password again (auth/fresh-proof.ts). */
+export async function findPasswordHash(db: Db, userId: string): Promise<string | undefined> {
+  return (await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst())?.password_hash;
+}
+
 export async function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').select(['id', 'email', 'password_hash', 'email_verified_at']).where('email', '=', email).executeTakeFirst();
 }

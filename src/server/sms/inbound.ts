@@ -9,7 +9,7 @@ import { sealSegment } from '../vault/seal';
 import { readText } from './inbound-rules';
 import { providerKeywordOf, type Keyword } from './keywords';
 import { isOversizedText, refuseOversizedText } from './oversized-text';
-import { insertInboundOnce } from './repo';
+import { findHolderAndVault, insertInboundOnce, unprocessedTextsLike } from './repo';
 
 /** One inbound text as the provider delivered it (Twilio's webhook fields, parsed). */
 export interface InboundText {
@@ -49,13 +49,7 @@ export async function recordInboundText(ctx: AppContext, text: InboundText): Pro
 const SEALED_BODY = 'VAULT:';
 
 async function bodyToRecord(ctx: AppContext, text: InboundText, at: Date, provider: Exclude<Keyword, 'yes'> | null): Promise<{ body: string; user_id?: string }> {
-  const holder = await ctx.db
-    .selectFrom('profiles')
-    .leftJoin('vaults', 'vaults.user_id', 'profiles.id')
-    .select(['profiles.id', 'profiles.is_opted_out', 'vaults.public_key', 'vaults.state'])
-    .where('profiles.phone_number', '=', text.from)
-    .where('profiles.phone_verified', '=', 1)
-    .executeTakeFirst();
+  const holder = await findHolderAndVault(ctx.db, text.from);
   // A vault being turned off takes texts in the clear again (vault/service.ts).
   if (holder?.public_key && holder.state !== 'unsealing') {
     // Read as processing will read it: keywords and commands hold no journal words and stay as they are.
@@ -79,17 +73,8 @@ export function recordedBody(ctx: AppContext, row: Pick<SmsMessage, 'body' | 'us
 }
 
 /** Whether a user has texts sealed on arrival that processing has not put in the journal yet. */
-export async function sealedTextsWaiting(db: Db, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('sms_messages')
-    .select('id')
-    .where('direction', '=', 'inbound')
-    .where('user_id', '=', userId)
-    .where('processed', '=', 0)
-    .where('body', 'like', `${SEALED_BODY}%`)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+export function sealedTextsWaiting(db: Db, userId: string): Promise<boolean> {
+  return unprocessedTextsLike(db, userId, `${SEALED_BODY}%`);
 }
 
 /**

@@ -45,6 +45,31 @@ export async function insertInboundOnce(
   });
 }
 
+/** The verified holder of a number, with their vault's public key and state when they have one. */
+export async function findHolderAndVault(db: Db, phone: string) {
+  return db
+    .selectFrom('profiles')
+    .leftJoin('vaults', 'vaults.user_id', 'profiles.id')
+    .select(['profiles.id', 'profiles.is_opted_out', 'vaults.public_key', 'vaults.state'])
+    .where('profiles.phone_number', '=', phone)
+    .where('profiles.phone_verified', '=', 1)
+    .executeTakeFirst();
+}
+
+/** Whether the user has an inbound text not processed yet whose stored body matches `pattern` (LIKE). */
+export async function unprocessedTextsLike(db: Db, userId: string, pattern: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sms_messages')
+    .select('id')
+    .where('direction', '=', 'inbound')
+    .where('user_id', '=', userId)
+    .where('processed', '=', 0)
+    .where('body', 'like', pattern)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function updateMessage(db: Db, id: string, changes: Partial<SmsMessage>): Promise<void> {
   await db.updateTable('sms_messages').set(changes).where('id', '=', id).execute();
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest, refreshIfExpiring } from './client';
 import { ApiError, NetworkError } from './errors';
 import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from './fake-api';
+import { setProofPrompt } from './proof';
 import { sessionStore } from './session-store';
 
 let api: FakeApi;
@@ -99,3 +100,33 @@ describe('refreshIfExpiring', () => {
     expect(sessionStore.get()?.access_token).toBe('nearly');
   });
 });
+
+describe('a change that needs a proof of the person (401 PROOF_REQUIRED)', () => {
+  afterEach(() => setProofPrompt(null));
+
+  it('asks the page for the password, then sends the request once more, without refreshing the session', async () => {
+    sessionStore.set(fakeSession({ access_token: 'token-a', refresh_token: 'refresh-a' }));
+    let calls = 0;
+    api.on('PUT /api/vault/keys', () => (++calls === 1 ? apiError(401, 'PROOF_REQUIRED', 'Confirm it is you') : reply(200, { state: 'on' })));
+    const asked: string[] = [];
+    setProofPrompt(async (message) => {
+      asked.push(message);
+      return true;
+    });
+    await expect(apiRequest('PUT', '/api/vault/keys', { body: {} })).resolves.toEqual({ state: 'on' });
+    expect(asked).toEqual(['Confirm it is you']);
+    expect(api.requestsTo('PUT /api/vault/keys')).toHaveLength(2);
+    expect(api.requestsTo('POST /api/auth/token')).toHaveLength(0);
+  });
+
+  it('gives the refusal back, sending nothing more, when the person cancels or no prompt is on the page', async () => {
+    sessionStore.set(fakeSession({ access_token: 'token-a' }));
+    api.on('DELETE /api/vault', apiError(401, 'PROOF_REQUIRED', 'Confirm it is you'));
+    setProofPrompt(async () => false);
+    await expect(apiRequest('DELETE', '/api/vault')).rejects.toMatchObject({ status: 401, code: 'PROOF_REQUIRED' });
+    setProofPrompt(null);
+    await expect(apiRequest('DELETE', '/api/vault')).rejects.toMatchObject({ code: 'PROOF_REQUIRED' });
+    expect(api.requestsTo('DELETE /api/vault')).toHaveLength(2);
+  });
+});
+

@@ -33,6 +33,16 @@ export async function touchSessionRecord(db: Db, id: string, now: string): Promi
   await db.updateTable('auth_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
 }
 
+/** When the person last proved it is them in this session (auth/fresh-proof.ts); null if never kept. */
+export async function sessionProvedAt(db: Db, userId: string, id: string): Promise<string | null> {
+  const row = await db.selectFrom('auth_sessions').select('proved_at').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row?.proved_at ?? null;
+}
+
+export async function markSessionProved(db: Db, userId: string, id: string, at: string): Promise<void> {
+  await db.updateTable('auth_sessions').set({ proved_at: at }).where('id', '=', id).where('user_id', '=', userId).execute();
+}
+
 /** True when the session was signed in with a passkey or a second factor. */
 export async function sessionHasMfa(db: Db, userId: string, id: string): Promise<boolean> {
   const row = await db.selectFrom('auth_sessions').select('mfa').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
