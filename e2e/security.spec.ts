@@ -91,10 +91,13 @@ test('an admin without a second factor sets up an authenticator app, then signs 
 test('ending another session from Settings ends its live stream and signs it out', async ({ browser, page, request }) => {
   const account = await signUpVerified(page, request);
   const other = await (await browser.newContext()).newPage();
+  // The server ends the stream; the page, told why, may close it first (then it counts as failed).
   const streamEnded = new Promise<void>((resolve) => {
-    other.on('requestfinished', (r) => {
+    const ended = (r: { url(): string }) => {
       if (/\/api\/events\?ticket=/.test(r.url())) resolve();
-    });
+    };
+    other.on('requestfinished', ended);
+    other.on('requestfailed', ended);
   });
   const streamOpened = other.waitForRequest(/\/api\/events\?ticket=/);
   await other.goto('/sign-in');

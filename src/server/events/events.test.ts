@@ -191,6 +191,15 @@ describe('GET /api/events', () => {
     bystander.abort.abort();
   });
 
+  it('tells the page its session ended before ending the stream', async () => {
+    const person = await journalUser(t);
+    const laptop = await signIn(t, person);
+    const there = await openStream(laptop);
+    expect((await apiClient(t).post('/api/auth/logout', { scope: 'global' }, person.token)).status).toBe(204);
+    expect(await readUntil(there.reader, 'event: signed-out')).toContain('event: signed-out');
+    expect(await endsWithin(there.reader, 2_000)).toBe(true);
+  });
+
   it("ends only that session's streams at a local sign-out", async () => {
     const person = await journalUser(t);
     const laptop = await signIn(t, person);

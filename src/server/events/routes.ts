@@ -67,7 +67,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     });
     const endIfSignedOut = async () => {
       const live = await hasLiveSession(ctx.db, holder.userId, holder.sessionFamily).catch(() => true);
-      if (!live) stream.close();
+      if (!live) stream.close('signed-out');
     };
     // A browser reconnecting by itself says the last event it had: what it missed comes first.
     const lastEventId = request.headers['last-event-id'];

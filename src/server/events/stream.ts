@@ -6,7 +6,8 @@ export const HEARTBEAT_MS = 25_000;
 const RETRY_MS = 5_000;
 
 export interface EventStream {
-  close(): void;
+  /** Ends the stream; 'signed-out' first tells the page its session ended, so it need not wait to find out. */
+  close(reason?: 'signed-out'): void;
 }
 
 /**
@@ -31,14 +32,15 @@ export function pipeUserEvents(
   if (openingId) write(`id: ${openingId()}\nevent: connected\ndata: {}\n\n`);
   const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
   heartbeat.unref();
-  const close = () => {
+  const close = (reason?: 'signed-out') => {
     if (closed) return;
+    if (reason) write(`event: ${reason}\ndata: {}\n\n`);
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
     if (!out.writableEnded) out.end();
   };
-  out.once('close', close);
-  out.once('error', close);
+  out.once('close', () => close());
+  out.once('error', () => close());
   return { close };
 }

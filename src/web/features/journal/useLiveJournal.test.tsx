@@ -126,6 +126,18 @@ describe('useLiveJournal', () => {
     expect(entries().isInvalidated).toBe(true);
   });
 
+  it('asks at once when the server says the session was signed out elsewhere, and a refused ticket ends it here', async () => {
+    renderLive();
+    await waitForStreams(1);
+    api.on('POST /api/events/ticket', reply(401, { error: { code: 'UNAUTHORIZED', message: 'Session expired' } }));
+    api.on('POST /api/auth/token', reply(401, { error: { code: 'UNAUTHORIZED', message: 'Session expired' } }));
+    act(() => streams()[0]!.emit('signed-out'));
+    expect(streams()[0]!.readyState).toBe(FakeEventSource.CLOSED);
+    await vi.waitFor(() => expect(sessionStore.get()).toBeNull());
+    expect(api.requestsTo('POST /api/events/ticket')).toHaveLength(2);
+    expect(streams()).toHaveLength(1);
+  });
+
   it('closes the stream at sign-out and opens none without a session', async () => {
     renderLive();
     await waitForStreams(1);

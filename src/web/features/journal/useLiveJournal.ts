@@ -57,6 +57,12 @@ export function useLiveJournal(): void {
       // Whatever changed between reading the journal and the stream opening was not heard: a text
       // sent as the page opened, or anything during a drop. Read it again once the stream is open.
       stream.addEventListener('open', refresh);
+      // The session was signed out (from Settings on another device, or everywhere): ask for a
+      // ticket now, whose refusal ends this tab's session and takes it to the sign-in page.
+      stream.addEventListener('signed-out', () => {
+        stream.close();
+        void connect();
+      });
       stream.addEventListener('error', () => {
         // Still CONNECTING: the browser is reconnecting by itself. CLOSED: it was refused and gave up.
         if (stream.readyState !== EventSource.CLOSED) return;
