@@ -4,8 +4,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import type { Database } from '../db/tables';
 import { removeImportUpload } from '../import/service';
-import { removeVaultStaleFiles } from '../vault/service';
-import { removePhotoFiles } from '../photos/service';
+import { removePhotoFiles, removeStaleFiles } from '../photos/service';
 import { recordSecurityEvent } from '../security/events';
 import { cancelBillingFirst } from './cancel-billing';
 
@@ -65,7 +64,7 @@ export async function deleteAccount(ctx: AppContext, userId: string, audit: Dele
   await removeFiles(ctx.db);
   await removeImportUpload(ctx, userId);
   // Photo files a Vault replaced with sealed (or opened) copies and has not deleted yet.
-  await removeVaultStaleFiles(ctx, userId);
+  await removeStaleFiles(ctx, userId);
 
   const deletedRecords = await ctx.db.transaction().execute(async (trx) => {
     // A photo added meanwhile goes too.

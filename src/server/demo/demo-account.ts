@@ -10,7 +10,7 @@ import type { AppContext } from '../context';
 import { parseInput } from '../http/validate';
 import { localDate } from '../journal/dates';
 import { createEntry } from '../journal/service';
-import { removeAllPhotoFiles } from '../photos/service';
+import { removeAllPhotoFiles } from '../journal/entry-photos';
 import { recordInboundText } from '../sms/inbound';
 import { processInboundMessage } from '../sms/inbound-job';
 import { demoPhoto } from './images';

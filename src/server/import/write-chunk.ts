@@ -7,9 +7,7 @@ import type { JournalEntriesTable, JournalImportsTable, JournalPhotoRow } from '
 import { newId } from '../ids';
 import { sealEntryText } from '../journal/entry-cipher';
 import { changeJournal } from '../journal/changes';
-import { conflict } from '../errors';
 import { vaultMessages } from '../../shared/vault-messages';
-import { findVault } from '../vault/repo';
 import { insertPhotos } from '../photos/repo';
 import { writingPhotoFiles } from '../photos/service';
 import { saveProgress, type ImportJob } from './jobs-repo';
@@ -151,11 +149,10 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
       }
     }
     const touched = [...new Set([...entryRows.map((row) => row.id), ...photoRows.map((row) => row.entry_id)])];
-    await changeJournal(ctx, userId, async (trx) => {
-      // Read in the chunk's own transaction: a vault turned on during the import stops it here, so
-      // no readable entry lands in a vault journal (the browser reads and seals a Vault user's import).
-      const vault = await findVault(trx, userId);
-      if (vault && vault.state !== 'unsealing' && touched.length) throw conflict(vaultMessages.errors.importVaultOn);
+    await changeJournal(ctx, userId, async (trx, _revision, words) => {
+      // A vault turned on during the import stops it here, so no readable entry lands in a vault
+      // journal (the browser reads and seals a Vault user's import).
+      if (touched.length) words.takeReadable(vaultMessages.errors.importVaultOn);
       await repo.insertEntries(trx, entryRows);
       await insertPhotos(trx, photoRows);
       await repo.recordImports(trx, importRows);

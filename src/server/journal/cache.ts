@@ -4,8 +4,7 @@ import type { JournalPhotoRow } from '../db/tables';
 import { listOrder, type CachedEntry } from './cached-entry';
 import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
-import { findVault } from '../vault/repo';
-import { currentRevision, findEntry, listEntries, listEntryPhotos, listPhotos } from './repo';
+import { currentRevision, findEntry, findJournalSeal, listEntries, listEntryPhotos, listPhotos } from './repo';
 import { searchableText } from './search';
 
 export type { CachedEntry } from './cached-entry';
@@ -142,7 +141,7 @@ export class JournalCache {
       ownerSalt(this.ctx, userId),
       listEntries(this.ctx.db, userId),
       listPhotos(this.ctx.db, userId),
-      findVault(this.ctx.db, userId).then((row) => row !== undefined),
+      findJournalSeal(this.ctx.db, userId).then((row) => row !== undefined),
     ]);
     const photosByEntry = new Map<string, JournalPhotoRow[]>();
     for (const photo of openPhotoRows(this.ctx, userId, salt, photoRows)) {

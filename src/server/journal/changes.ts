@@ -6,6 +6,7 @@ import { messages } from '../../shared/messages';
 import { presentEntry } from './present';
 import { readEntry } from './read-entry';
 import { bumpRevision, entryVersion, raiseVersions } from './repo';
+import { JournalWords } from './words';
 
 /** What a change touched: its entry, and any other entries it added, changed or deleted. */
 interface JournalChange {
@@ -37,13 +38,14 @@ class StaleSave extends Error {}
  * Runs one change to a user's journal in a transaction that also bumps the journal's revision
  * (first, so on PostgreSQL one user's writers take turns) and raises the version of every entry it
  * touched, then brings the in-memory copy up to date and tells the user's open pages. `work` is
- * given the revision this change makes. Every write to a journal passes here, so no writer can
- * leave an entry's version behind or overwrite a change it never saw.
+ * given the revision this change makes and the journal's words (readable, or sealed to its vault),
+ * read in the same transaction. Every write to a journal passes here, so no writer can leave an
+ * entry's version behind, overwrite a change it never saw, or write readable words into a vault.
  */
 export async function changeJournal<T extends JournalChange>(
   ctx: AppContext,
   userId: string,
-  work: (trx: Db, revision: number) => Promise<T>,
+  work: (trx: Db, revision: number, words: JournalWords) => Promise<T>,
   options: ChangeOptions = {},
 ): Promise<T> {
   const change = (db: Db) =>
@@ -55,7 +57,8 @@ export async function changeJournal<T extends JournalChange>(
         // A missing entry is the writer's to refuse (404).
         if (version !== undefined && version !== basedOn.version) throw new StaleSave();
       }
-      const result = await work(trx, revision);
+      // Read after the revision: a vault turned on or off now is seen wholly or not at all.
+      const result = await work(trx, revision, await JournalWords.read(trx, userId));
       const touched = touchedEntries(result);
       await raiseVersions(trx, userId, touched);
       return { result, revision, touched };

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { photoRoutes } from '../photos/routes';
+import { photoRoutes } from './photo-routes';
 import { requireJournalAccess } from './gate';
 import { entryRoutes, entryUploadRoutes, statsRoutes } from './routes';
 

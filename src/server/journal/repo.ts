@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database';
-import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow, JournalSmsAppliedTable } from '../db/tables';
+import type { JournalEntriesTable, JournalEntryRow, JournalPhotoRow, JournalSmsAppliedTable, VaultsTable } from '../db/tables';
 
 // SQL for journal entries. Every query is scoped by the owner's user id.
 
@@ -147,4 +147,19 @@ export async function findAppliedSms(db: Db, userId: string, messageId: string):
 /** Notes that a text is in the journal; inside the append's transaction, so both happen or neither. */
 export async function recordAppliedSms(db: Db, row: JournalSmsAppliedTable): Promise<void> {
   await db.insertInto('journal_sms_applied').values(row).execute();
+}
+
+/** The journal's vault as its writers see it: the public key new words are sealed to, and its state. */
+export async function findJournalSeal(db: Db, userId: string): Promise<Pick<VaultsTable, 'public_key' | 'state'> | undefined> {
+  return db.selectFrom('vaults').select(['public_key', 'state']).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** A sealed entry's segments replaced (a browser edit, a text appended, UNDO), with the word count the writer counted. */
+export async function replaceSegments(db: Db, userId: string, entryId: string, change: { sealed: string; word_count: number; updated_at: string }): Promise<void> {
+  await db.updateTable('journal_entries').set({ ...change, content: '', title: null, tags: '[]' }).where('user_id', '=', userId).where('id', '=', entryId).execute();
+}
+
+/** An entry's words replaced by its sealed segments (JSON list); the server keeps none of them. */
+export async function sealEntryRow(db: Db, userId: string, entryId: string, sealed: string): Promise<void> {
+  await db.updateTable('journal_entries').set({ content: '', title: null, tags: '[]', sealed }).where('user_id', '=', userId).where('id', '=', entryId).execute();
 }

@@ -10,8 +10,6 @@ import { entryPhotoTotals } from '../photos/repo';
 import { sealedPhotosOf } from '../photos/sealed-uploads';
 import { checkPhotoRoom, preparePhotos, removePhotoFiles, savePhotos, saveSealedPhotos, writingPhotoFiles } from '../photos/service';
 import type { PhotoUpload } from '../photos/uploads';
-import { refusePlainWrite, requireSealed, sealBeforeSealedWrite, vaultForSealedWrite } from '../vault/journal-writes';
-import { replaceSegments } from '../vault/repo';
 import type { CachedEntry } from './cache';
 import { changeJournal } from './changes';
 import { isCalendarDay, localDate } from './dates';
@@ -19,6 +17,7 @@ import { openEntry, sealEntryChanges, sealEntryText } from './entry-cipher';
 import { loadOwner, ownerSalt } from './owner';
 import * as repo from './repo';
 import { readEntry } from './read-entry';
+import { sealEntryFirst } from './seal-entries';
 
 /** How long a new entry's `Idempotency-Key` answers the entry it made (DESIGN 6). */
 const ENTRY_KEY_MS = 24 * 60 * 60 * 1000;
@@ -89,8 +88,8 @@ async function createPlainEntry(ctx: AppContext, userId: string, input: CreateEn
   const now = ctx.clock.now();
   const entryId = newId();
   await writingPhotoFiles(ctx, (written) =>
-    changeJournal(ctx, userId, async (trx) => {
-      await refusePlainWrite(trx, userId);
+    changeJournal(ctx, userId, async (trx, _revision, words) => {
+      words.takeReadable();
       await repo.insertEntry(trx, {
         id: entryId,
         user_id: userId,
@@ -123,8 +122,8 @@ async function createSealedEntry(ctx: AppContext, userId: string, input: CreateE
   const now = ctx.clock.now();
   const entryId = newId();
   await writingPhotoFiles(ctx, (written) =>
-    changeJournal(ctx, userId, async (trx) => {
-      await vaultForSealedWrite(trx, userId);
+    changeJournal(ctx, userId, async (trx, _revision, words) => {
+      words.takeSealed();
       await repo.insertEntry(trx, {
         id: entryId,
         user_id: userId,
@@ -151,11 +150,11 @@ async function createSealedEntry(ctx: AppContext, userId: string, input: CreateE
 export async function updateEntry(ctx: AppContext, userId: string, entryId: string, input: UpdateEntryInput): Promise<CachedEntry> {
   if (input.sealed) return updateSealedEntry(ctx, userId, entryId, input);
   const salt = await ownerSalt(ctx, userId);
-  await changeJournal(ctx, userId, async (trx) => {
+  await changeJournal(ctx, userId, async (trx, _revision, words) => {
     const row = await repo.findEntry(trx, userId, entryId);
     if (!row) throw notFound(messages.entries.entryNotFound);
     if (row.sealed !== null) throw conflict(vaultMessages.errors.sealedOnly);
-    await refusePlainWrite(trx, userId);
+    words.takeReadable();
     // An entry that texts made longer than the limit (before continuation entries) may be edited, but not grow.
     if (input.content !== undefined && input.content.length > ENTRY_CONTENT_MAX && input.content.length > openEntry(ctx, salt, row).content.length) {
       throw invalidInput(messages.entries.contentTooLong, { field: 'content' });
@@ -183,14 +182,14 @@ async function updateSealedEntry(ctx: AppContext, userId: string, entryId: strin
   if (input.content !== undefined || input.title !== undefined || input.tags !== undefined) throw invalidInput(vaultMessages.errors.sealedAndPlain);
   const before = await repo.findEntry(ctx.db, userId, entryId);
   if (!before) throw notFound(messages.entries.entryNotFound);
-  await sealBeforeSealedWrite(ctx, userId, before);
-  await changeJournal(ctx, userId, async (trx) => {
+  await sealEntryFirst(ctx, userId, before);
+  await changeJournal(ctx, userId, async (trx, _revision, words) => {
     const row = await repo.findEntry(trx, userId, entryId);
     if (!row) throw notFound(messages.entries.entryNotFound);
-    await vaultForSealedWrite(trx, userId);
-    requireSealed(row);
+    words.takeSealed();
+    words.requireSealed(row);
     const updatedAt = ctx.clock.now().toISOString();
-    await replaceSegments(trx, userId, entryId, { sealed: JSON.stringify(input.sealed), word_count: input.word_count ?? row.word_count, updated_at: updatedAt });
+    await repo.replaceSegments(trx, userId, entryId, { sealed: JSON.stringify(input.sealed), word_count: input.word_count ?? row.word_count, updated_at: updatedAt });
     return { entryId };
   }, basedOn(entryId, input));
   return readEntry(ctx, userId, entryId);

@@ -11,9 +11,9 @@ import { entryPhotoTotals } from '../photos/repo';
 import { savePhotos, writingPhotoFiles, type PreparedPhoto } from '../photos/service';
 import { changeJournal } from './changes';
 import { localDate } from './dates';
-import { findVault, replaceSegments, type VaultRow } from '../vault/repo';
-import { sealedTextBound, sealSegment } from '../vault/seal';
-import { sealEntryNow } from '../vault/seal-entries';
+import { sealedTextBound, sealSegment } from '../crypto/sealed-box';
+import { sealEntryNow } from './seal-entries';
+import { JournalWords, type JournalSeal } from './words';
 import { sealedSegmentsOf, sealEntryText } from './entry-cipher';
 import { recordSmsProvenance, snapshotSmsDay } from './sms-undo/provenance';
 import { loadOwner, type JournalOwner } from './owner';
@@ -125,14 +125,13 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
   await sealDayEntryFirst(ctx, userId, entryDate);
 
   return writingPhotoFiles(ctx, (written) =>
-    changeJournal(ctx, userId, async (trx, revision) => {
+    changeJournal(ctx, userId, async (trx, revision, words) => {
       // Checked again now that this user's writers take turns: another worker may have just added it.
       const applied = await repo.findAppliedSms(trx, userId, messageId);
       if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date, startedEntry: undefined };
       const now = ctx.clock.now().toISOString();
       const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
-      // Read after the revision: a Vault turned on or off at this moment is seen wholly or not at all.
-      const vault = await findVault(trx, userId);
+      const vault = words.seal;
       const dayAppend = { userId, salt: owner.salt, timeZone: owner.timezone, entryDate, text, box: input.sealed, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock, vault };
       const day = await appendToDayEntry(ctx, trx, dayAppend, photos);
       const entryId = day.entryId;
@@ -153,8 +152,7 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
  * and the next seal step takes both.
  */
 async function sealDayEntryFirst(ctx: AppContext, userId: string, entryDate: string): Promise<void> {
-  const vault = await findVault(ctx.db, userId);
-  if (!vault || vault.state === 'unsealing') return;
+  if (!(await JournalWords.read(ctx.db, userId)).sealedTo) return;
   const entry = await repo.findSmsDayEntry(ctx.db, userId, entryDate, false);
   if (entry && entry.sealed === null) await sealEntryNow(ctx, userId, entry.id);
 }
@@ -174,7 +172,7 @@ interface DayAppend {
   /** Lock the day entry's row (PostgreSQL). */
   lock: boolean;
   /** The user's Vault, as the append's transaction reads it. */
-  vault: VaultRow | undefined;
+  vault: JournalSeal | undefined;
 }
 
 /**
@@ -272,7 +270,7 @@ async function appendSegment(ctx: AppContext, trx: Db, day: DayAppend, entry: Jo
   const segment = day.box ? day.box.box : day.text ? await sealSegment(day.vault.public_key, { text: day.text, at: day.receivedAt.toISOString(), source: 'sms' }) : undefined;
   const after = segment ? [...segments, segment] : segments;
   const sealed = JSON.stringify(after);
-  await replaceSegments(trx, day.userId, entry.id, { sealed, word_count: Number(entry.word_count) + (day.box?.words ?? countWords(day.text)), updated_at: day.now });
+  await repo.replaceSegments(trx, day.userId, entry.id, { sealed, word_count: Number(entry.word_count) + (day.box?.words ?? countWords(day.text)), updated_at: day.now });
   return { entryId: entry.id, lengthBefore: segments.length, content: sealed, createdEntryIds: [], sealed: true, wordsBefore: Number(entry.word_count) };
 }
 

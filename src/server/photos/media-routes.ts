@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import { readPhotoFile, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
 import { forbidden, notFound } from '../errors';
-import { isVaultFile } from '../vault/seal';
+import { isVaultFile } from '../crypto/sealed-box';
 import { thumbKeyOf } from './keys';
 import { checkMediaLink, secondsLeft } from './signed-url';
 

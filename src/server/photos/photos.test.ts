@@ -9,7 +9,7 @@ import { SEALED_OVERHEAD_BYTES } from '../at-rest/photo-files';
 import { createEntry, journalUser, multipart, noisyPng, testImage, type JournalTestUser, type TestFile } from '../journal/test-helpers';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
-import { removeAllPhotoFiles } from './service';
+import { removeAllPhotoFiles } from '../journal/entry-photos';
 
 const MB = 1024 * 1024;
 

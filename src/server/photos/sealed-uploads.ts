@@ -2,7 +2,7 @@ import { PHOTO_MAX_BYTES, SEALED_PHOTO_TYPES } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { vaultMessages } from '../../shared/vault-messages';
 import { AppError, invalidInput } from '../errors';
-import { isVaultFile, SEALED_FILE_OVERHEAD_BYTES } from '../vault/seal';
+import { isVaultFile, SEALED_FILE_OVERHEAD_BYTES } from '../crypto/sealed-box';
 import { SEALED_THUMB_MAX_BYTES, type PhotoUpload } from './uploads';
 
 /** A Vault entry's photo as the browser sealed it: re-encoded there (no metadata), thumbnail made there. */

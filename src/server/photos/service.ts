@@ -9,20 +9,14 @@ import { messages } from '../../shared/messages';
 import { SEALED_CONTENT_TYPE, sealFileName, sealPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
-import type { JournalEntryRow, JournalPhotoRow } from '../db/tables';
-import { vaultMessages } from '../../shared/vault-messages';
-import { AppError, conflict, invalidInput, notFound } from '../errors';
+import type { JournalPhotoRow } from '../db/tables';
+import { AppError, invalidInput } from '../errors';
 import { newId } from '../ids';
-import type { CachedEntry } from '../journal/cache';
-import { changeJournal } from '../journal/changes';
-import { readEntry } from '../journal/read-entry';
-import { refusePlainWrite, requireSealed, sealBeforeSealedWrite } from '../vault/journal-writes';
-import { sealFileBytes, sealText } from '../vault/seal';
-import { findEntry, listPhotos, touchEntry } from '../journal/repo';
+import { sealFileBytes, sealText } from '../crypto/sealed-box';
 import { cleanFileName, hasTooManyPixels, prepareImage, type PreparedImage } from './images';
 import { newPhotoKeys } from './keys';
-import { deletePhotoRow, entryPhotoTotals, findPhoto, insertPhotos, nextPhotoPosition } from './repo';
-import { sealedPhotosOf, type SealedPhoto } from './sealed-uploads';
+import { forgetStaleFiles, insertPhotos, nextPhotoPosition, staleFiles } from './repo';
+import type { SealedPhoto } from './sealed-uploads';
 import type { PhotoUpload } from './uploads';
 
 export interface PreparedPhoto extends PreparedImage {
@@ -154,73 +148,25 @@ export async function removePhotoFiles(ctx: AppContext, photos: readonly Pick<Jo
   await Promise.all(photos.flatMap((p) => [storage.delete(p.file_path), storage.delete(p.thumb_path)]));
 }
 
-/** The sealed names and types of a Vault entry's photos, when the form brings sealed photos. */
-interface SealedPhotoFields {
-  photo_names?: string[];
-  photo_types?: SealedPhoto['mimeType'][];
-}
-
-/**
- * POST /api/entries/:id/photos: adds photos to one of the user's entries. A Vault entry takes only
- * photos sealed in the browser (with `sealed` fields); an entry the server reads takes only images it
- * can decode, except a Vault user's entry not sealed yet, which is sealed first.
- */
-export async function addPhotos(ctx: AppContext, userId: string, entryId: string, uploads: readonly PhotoUpload[], sealedFields: SealedPhotoFields = {}): Promise<CachedEntry> {
-  const entry = await findEntry(ctx.db, userId, entryId);
-  if (!entry) throw notFound(messages.entries.entryNotFound);
-  if (uploads.length === 0) throw invalidInput(messages.entries.noPhotos);
-  if (sealedFields.photo_names) return addSealedPhotos(ctx, userId, entry, sealedPhotosOf(uploads, sealedFields.photo_names, sealedFields.photo_types));
-  if (entry.sealed !== null) throw conflict(vaultMessages.errors.sealedPhotosOnly);
-  checkPhotoRoom(uploads, await entryPhotoTotals(ctx.db, userId, entryId), false);
-  const prepared = await preparePhotos(uploads);
-  await writingPhotoFiles(ctx, (written) =>
-    changeJournal(ctx, userId, async (trx) => {
-      // Again, now that this user's writers take turns: two uploads at once must not pass 10.
-      const now = await findEntry(trx, userId, entryId);
-      if (!now) throw notFound(messages.entries.entryNotFound);
-      if (now.sealed !== null) throw conflict(vaultMessages.errors.sealedPhotosOnly);
-      await refusePlainWrite(trx, userId);
-      checkPhotoRoom(uploads, await entryPhotoTotals(trx, userId, entryId), false);
-      await savePhotos(ctx, trx, userId, entryId, prepared, written);
-      await touchEntry(trx, userId, entryId, ctx.clock.now().toISOString());
-      return { entryId };
+/** Deletes the photo files that sealed or opened copies replaced; a failure leaves them listed for next time. */
+export async function deleteStaleFiles(ctx: AppContext, userId: string): Promise<void> {
+  const keys = await staleFiles(ctx.db, userId);
+  const deleted: string[] = [];
+  await Promise.all(
+    keys.map(async (key) => {
+      try {
+        await ctx.storage.delete(key);
+        deleted.push(key);
+      } catch {
+        // Listed still: the next step (or the finish) tries again.
+      }
     }),
   );
-  return readEntry(ctx, userId, entryId);
+  await forgetStaleFiles(ctx.db, userId, deleted);
 }
 
-async function addSealedPhotos(ctx: AppContext, userId: string, entry: JournalEntryRow, photos: readonly SealedPhoto[]): Promise<CachedEntry> {
-  checkPhotoRoom(photos, await entryPhotoTotals(ctx.db, userId, entry.id), false);
-  await sealBeforeSealedWrite(ctx, userId, entry);
-  await writingPhotoFiles(ctx, (written) =>
-    changeJournal(ctx, userId, async (trx) => {
-      const now = await findEntry(trx, userId, entry.id);
-      if (!now) throw notFound(messages.entries.entryNotFound);
-      requireSealed(now);
-      checkPhotoRoom(photos, await entryPhotoTotals(trx, userId, entry.id), false);
-      await saveSealedPhotos(ctx, trx, userId, entry.id, photos, written);
-      await touchEntry(trx, userId, entry.id, ctx.clock.now().toISOString());
-      return { entryId: entry.id };
-    }),
-  );
-  return readEntry(ctx, userId, entry.id);
-}
-
-/** DELETE /api/entries/:id/photos/:photoId: the files go first, then the record. */
-export async function deletePhoto(ctx: AppContext, userId: string, entryId: string, photoId: string): Promise<void> {
-  const photo = await findPhoto(ctx.db, userId, entryId, photoId);
-  if (!photo) throw notFound(messages.entries.photoNotFound);
-  await removePhotoFiles(ctx, [photo]);
-  await changeJournal(ctx, userId, async (trx) => {
-    await deletePhotoRow(trx, userId, photoId);
-    await touchEntry(trx, userId, entryId, ctx.clock.now().toISOString());
-    return { entryId };
-  });
-}
-
-/** Removes every photo file of a user (before their account is deleted); returns the keys removed. */
-export async function removeAllPhotoFiles(ctx: AppContext, userId: string): Promise<string[]> {
-  const photos = await listPhotos(ctx.db, userId);
-  await removePhotoFiles(ctx, photos);
-  return photos.flatMap((p) => [p.file_path, p.thumb_path]);
+/** Deleting an account: the replaced photo files still listed go too (the list goes with the account). */
+export async function removeStaleFiles(ctx: AppContext, userId: string): Promise<void> {
+  const keys = await staleFiles(ctx.db, userId);
+  await Promise.all(keys.map((key) => ctx.storage.delete(key)));
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { PHOTO_MAX_BYTES, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { AppError, invalidInput } from '../errors';
-import { SEALED_FILE_OVERHEAD_BYTES } from '../vault/seal';
+import { SEALED_FILE_OVERHEAD_BYTES } from '../crypto/sealed-box';
 
 export interface PhotoUpload {
   /** The form field it came in: `thumbs` holds a Vault photo's sealed thumbnail. */

@@ -5,7 +5,7 @@ import type { Db } from '../db/database';
 import type { SmsMessage } from '../db/tables';
 import { newTimeOrderedId } from '../ids';
 import type { SealedWords, SmsMedia } from '../journal/sms-entries';
-import { sealSegment } from '../vault/seal';
+import { sealSegment } from '../crypto/sealed-box';
 import { readText } from './inbound-rules';
 import { providerKeywordOf, type Keyword } from './keywords';
 import { isOversizedText, refuseOversizedText } from './oversized-text';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { JournalEntryRow, JournalPhotoRow, VaultsTable } from '../db/tables';
+import type { JournalEntryRow, VaultsTable } from '../db/tables';
 
 // SQL for the vault; every query is scoped by the owner's user id.
 
@@ -49,50 +49,9 @@ export async function entriesToConvert(db: Db, userId: string, sealed: boolean, 
     .execute();
 }
 
-/** The photos of some of the user's entries, in order. */
-export async function photosOfEntries(db: Db, userId: string, entryIds: readonly string[]): Promise<JournalPhotoRow[]> {
-  if (entryIds.length === 0) return [];
-  return db
-    .selectFrom('journal_photos')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('entry_id', 'in', entryIds)
-    .orderBy('entry_id')
-    .orderBy('position')
-    .execute();
-}
-
-export async function updatePhotoFiles(db: Db, userId: string, photoId: string, changes: Pick<JournalPhotoRow, 'file_path' | 'thumb_path' | 'file_name'>): Promise<void> {
-  await db.updateTable('journal_photos').set(changes).where('user_id', '=', userId).where('id', '=', photoId).execute();
-}
-
-export async function recordStaleFiles(db: Db, userId: string, keys: readonly string[], at: string): Promise<void> {
-  if (keys.length === 0) return;
-  await db
-    .insertInto('vault_stale_files')
-    .values(keys.map((storage_key) => ({ storage_key, user_id: userId, created_at: at })))
-    .onConflict((oc) => oc.column('storage_key').doNothing())
-    .execute();
-}
-
 /** The users whose vault is being turned on (their journals are being sealed). */
 export async function vaultsBeingSealed(db: Db): Promise<string[]> {
   return (await db.selectFrom('vaults').select('user_id').where('state', '=', 'sealing').execute()).map((row) => row.user_id);
-}
-
-/** The users with replaced photo files still listed (a crash between the switch and the delete). */
-export async function usersWithStaleFiles(db: Db): Promise<string[]> {
-  return (await db.selectFrom('vault_stale_files').select('user_id').distinct().execute()).map((row) => row.user_id);
-}
-
-export async function staleFiles(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('vault_stale_files').select('storage_key').where('user_id', '=', userId).execute();
-  return rows.map((r) => r.storage_key);
-}
-
-export async function forgetStaleFiles(db: Db, userId: string, keys: readonly string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await db.deleteFrom('vault_stale_files').where('user_id', '=', userId).where('storage_key', 'in', keys).execute();
 }
 
 /**
@@ -119,19 +78,9 @@ export async function dropSealedBodies(db: Db, userId: string): Promise<void> {
   await db.updateTable('sms_messages').set({ body: null }).where('user_id', '=', userId).where('body', 'like', 'VAULT:%').execute();
 }
 
-/** An entry's words replaced by its sealed segments (JSON list); the server keeps none of them. */
-export async function sealEntryRow(db: Db, userId: string, entryId: string, sealed: string): Promise<void> {
-  await db.updateTable('journal_entries').set({ content: '', title: null, tags: '[]', sealed }).where('user_id', '=', userId).where('id', '=', entryId).execute();
-}
-
 /** An entry the browser opened, stored under the server's key again (content, title, tags as sealed by the caller). */
 export async function unsealEntryRow(db: Db, userId: string, entryId: string, text: { content: string; title: string | null; tags: string; word_count: number }): Promise<void> {
   await db.updateTable('journal_entries').set({ ...text, sealed: null }).where('user_id', '=', userId).where('id', '=', entryId).execute();
-}
-
-/** A Vault entry's segments replaced (an edit in the browser), with the word count the browser counted. */
-export async function replaceSegments(db: Db, userId: string, entryId: string, change: { sealed: string; word_count: number; updated_at: string }): Promise<void> {
-  await db.updateTable('journal_entries').set({ ...change, content: '', title: null, tags: '[]' }).where('user_id', '=', userId).where('id', '=', entryId).execute();
 }
 
 /** Whether one of the user's imports is queued or running. */

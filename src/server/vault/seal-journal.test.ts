@@ -8,7 +8,7 @@ import { newId } from '../ids';
 import { sealEntryText } from '../journal/entry-cipher';
 import { ownerSalt } from '../journal/owner';
 import { bumpRevision } from '../journal/repo';
-import { loadSodium } from './sodium';
+import { loadSodium } from '../crypto/sodium';
 import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from './test-support';
 import { databaseCanRead, storageCanRead } from './zero-access';
 

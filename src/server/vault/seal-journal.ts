@@ -5,8 +5,10 @@ import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { changeJournal } from '../journal/changes';
 import * as repo from './repo';
-import { sealEntries } from './seal-entries';
-import { deleteStaleFiles, getVault } from './service';
+import { sealEntries } from '../journal/seal-entries';
+import { getVault } from './service';
+import { deleteStaleFiles } from '../photos/service';
+import { photosOfEntries, usersWithStaleFiles } from '../photos/repo';
 
 // Turning the vault on seals the journal already written, a batch at a time, in the server: the
 // scheduler's pass (sealVaults) takes every vault being turned on, whether or not a tab is open, and
@@ -51,13 +53,13 @@ export async function sealVaults(ctx: AppContext): Promise<void> {
       if ((await sealNextBatch(ctx, userId)).state !== 'sealing') break;
     }
   }
-  for (const userId of await repo.usersWithStaleFiles(ctx.db)) await deleteStaleFiles(ctx, userId);
+  for (const userId of await usersWithStaleFiles(ctx.db)) await deleteStaleFiles(ctx, userId);
 }
 
 /** The next entries the server can read, with their photos: at most ENTRIES_PER_STEP, and PHOTOS_PER_STEP photos (at least one entry). */
 async function nextBatch(ctx: AppContext, userId: string) {
   const candidates = await repo.entriesToConvert(ctx.db, userId, false, ENTRIES_PER_STEP);
-  const photos = await repo.photosOfEntries(ctx.db, userId, candidates.map((e) => e.id));
+  const photos = await photosOfEntries(ctx.db, userId, candidates.map((e) => e.id));
   const entries: typeof candidates = [];
   let photoCount = 0;
   for (const entry of candidates) {

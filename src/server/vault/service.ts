@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { changeJournal } from '../journal/changes';
 import { sealedTextsWaiting } from '../sms/inbound';
+import { deleteStaleFiles } from '../photos/service';
 import { presentVault } from './present';
 import * as repo from './repo';
 
@@ -80,27 +81,4 @@ export async function finishTurningOff(ctx: AppContext, userId: string): Promise
   });
   ctx.journalCache.forget(userId);
   await deleteStaleFiles(ctx, userId);
-}
-
-/** Deletes the photo files that sealed or opened copies replaced; a failure leaves them listed for next time. */
-export async function deleteStaleFiles(ctx: AppContext, userId: string): Promise<void> {
-  const keys = await repo.staleFiles(ctx.db, userId);
-  const deleted: string[] = [];
-  await Promise.all(
-    keys.map(async (key) => {
-      try {
-        await ctx.storage.delete(key);
-        deleted.push(key);
-      } catch {
-        // Listed still: the next step (or the finish) tries again.
-      }
-    }),
-  );
-  await repo.forgetStaleFiles(ctx.db, userId, deleted);
-}
-
-/** Deleting an account: the replaced photo files still listed go too (the list goes with the account). */
-export async function removeVaultStaleFiles(ctx: AppContext, userId: string): Promise<void> {
-  const keys = await repo.staleFiles(ctx.db, userId);
-  await Promise.all(keys.map((key) => ctx.storage.delete(key)));
 }

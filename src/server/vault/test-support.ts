@@ -3,8 +3,8 @@ import type { VaultSegment, VaultView, WrappedKeys } from '../../shared/vault';
 import { VAULT_FILE_MAGIC } from '../../shared/vault';
 import type { JournalTestUser } from '../journal/test-helpers';
 import type { TestApp } from '../test/app';
-import { sealFileBytes, sealSegment, sealText } from './seal';
-import { loadSodium } from './sodium';
+import { sealFileBytes, sealSegment, sealText } from '../crypto/sealed-box';
+import { loadSodium } from '../crypto/sodium';
 
 /** What the browser holds after setting up a vault: the key pair (the private key never leaves it). */
 export interface BrowserKeys {

@@ -13,7 +13,8 @@ import { cleanFileName, detectImageFormat } from '../photos/images';
 import { newPhotoKeys } from '../photos/keys';
 import * as repo from './repo';
 import type { OpenedEntriesInput } from './schemas';
-import { deleteStaleFiles } from './service';
+import { deleteStaleFiles } from '../photos/service';
+import { photosOfEntries, recordStaleFiles, updatePhotoFiles } from '../photos/repo';
 
 // Turning the vault off: only the browser holds the private key, so it opens each sealed entry and
 // sends it back; the server keeps it under its own key again (as before the vault).
@@ -31,7 +32,7 @@ async function requireTurningOff(ctx: AppContext, userId: string) {
 export async function sealedBatch(ctx: AppContext, userId: string, limit: number): Promise<{ entries: SealedEntry[] }> {
   await requireTurningOff(ctx, userId);
   const rows = await repo.entriesToConvert(ctx.db, userId, true, limit);
-  const photos = await repo.photosOfEntries(ctx.db, userId, rows.map((r) => r.id));
+  const photos = await photosOfEntries(ctx.db, userId, rows.map((r) => r.id));
   return {
     entries: rows.map((row) => ({
       id: row.id,
@@ -101,9 +102,9 @@ export async function saveOpenedEntries(ctx: AppContext, userId: string, input: 
         const text = sealEntryText(ctx, userId, salt, { content: entry.content, title: entry.title, tags: entry.tags });
         await repo.unsealEntryRow(trx, userId, entry.id, { ...text, word_count: countWords(entry.content) });
         for (const photo of photos) {
-          await repo.updatePhotoFiles(trx, userId, photo.id, { file_path: photo.file, thumb_path: photo.thumb, file_name: sealFileName(ctx, userId, salt, photo.fileName) });
+          await updatePhotoFiles(trx, userId, photo.id, { file_path: photo.file, thumb_path: photo.thumb, file_name: sealFileName(ctx, userId, salt, photo.fileName) });
         }
-        await repo.recordStaleFiles(trx, userId, photosNow.flatMap((p) => [p.file_path, p.thumb_path]), ctx.clock.now().toISOString());
+        await recordStaleFiles(trx, userId, photosNow.flatMap((p) => [p.file_path, p.thumb_path]), ctx.clock.now().toISOString());
         return { entryId: entry.id, done: true };
       });
       if (done.done) opened.push(entry.id);

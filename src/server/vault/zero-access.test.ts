@@ -15,7 +15,7 @@ import { processInboundMessage } from '../sms/inbound-job';
 import { mmsFields, newMessageSid, startFakeMediaHost, type FakeMediaHost } from '../sms/test-support';
 import type { TestApp } from '../test/app';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
-import { loadSodium } from './sodium';
+import { loadSodium } from '../crypto/sodium';
 import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, type BrowserKeys } from './test-support';
 import { cacheCanRead, databaseCanRead, serverOpensFile, serverOpensText, storageCanRead, storedFilesOf } from './zero-access';
 

@@ -6,10 +6,10 @@ import { messages } from '../../shared/messages';
 import { currentUser } from '../auth/authenticate';
 import { invalidInput } from '../errors';
 import { parseInput } from '../http/validate';
-import { entryParams } from '../journal/routes';
-import { presentEntry } from '../journal/present';
-import { addPhotos, deletePhoto } from './service';
-import { readMultipartForm } from './uploads';
+import { readMultipartForm } from '../photos/uploads';
+import { addPhotos, deletePhoto } from './entry-photos';
+import { presentEntry } from './present';
+import { entryParams } from './routes';
 
 const photoParams = entryParams.extend({ photoId: z.string().min(1).max(100) });
 

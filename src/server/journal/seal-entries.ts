@@ -3,16 +3,17 @@ import type { VaultSegment } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
 import { readPhotoFile, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
-import type { JournalPhotoRow } from '../db/tables';
+import type { JournalEntryRow, JournalPhotoRow } from '../db/tables';
 import { conflict } from '../errors';
-import { changeJournal } from '../journal/changes';
-import { openEntry } from '../journal/entry-cipher';
-import { ownerSalt } from '../journal/owner';
-import { findEntry, listEntryPhotos } from '../journal/repo';
+import { isVaultFile, sealFileBytes, sealSegment, sealText } from '../crypto/sealed-box';
 import { newPhotoKeys } from '../photos/keys';
-import * as repo from './repo';
-import { deleteStaleFiles } from './service';
-import { isVaultFile, sealFileBytes, sealSegment, sealText } from './seal';
+import { photosOfEntries, recordStaleFiles, updatePhotoFiles } from '../photos/repo';
+import { deleteStaleFiles } from '../photos/service';
+import { changeJournal } from './changes';
+import { openEntry } from './entry-cipher';
+import { ownerSalt } from './owner';
+import { findEntry, findJournalSeal, listEntryPhotos, sealEntryRow } from './repo';
+import { JournalWords } from './words';
 
 /** An entry's photo files sealed to the public key under new storage keys, before the switch. */
 interface SealedFiles {
@@ -54,7 +55,7 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
   try {
     for (const photo of photos) files.push(await sealPhotoFiles(ctx, userId, publicKey, photo));
     await changeJournal(ctx, userId, async (trx) => {
-      const current = await repo.findVault(trx, userId);
+      const current = await findJournalSeal(trx, userId);
       if (current?.public_key !== publicKey || current.state === 'unsealing') throw conflict(vaultMessages.errors.otherKey);
       const stale: string[] = [];
       for (const id of entryIds) {
@@ -65,17 +66,17 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
         if (photosNow.length !== mine.length || photosNow.some((p) => !mine.some((f) => f.photo.id === p.id && f.photo.file_path === p.file_path))) continue;
         const entry = openEntry(ctx, salt, row);
         const segment: VaultSegment = { text: entry.content, ...(entry.title !== null && { title: entry.title }), ...(entry.tags.length > 0 && { tags: entry.tags }), at: entry.created_at, source: entry.source };
-        await repo.sealEntryRow(trx, userId, id, JSON.stringify([await sealSegment(publicKey, segment)]));
+        await sealEntryRow(trx, userId, id, JSON.stringify([await sealSegment(publicKey, segment)]));
         for (const f of mine) {
           const name = ctx.cipher.decrypt(userId, salt, f.photo.file_name);
-          await repo.updatePhotoFiles(trx, userId, f.photo.id, { file_path: f.file, thumb_path: f.thumb, file_name: await sealText(publicKey, name) });
+          await updatePhotoFiles(trx, userId, f.photo.id, { file_path: f.file, thumb_path: f.thumb, file_name: await sealText(publicKey, name) });
           if (f.file !== f.photo.file_path) stale.push(f.photo.file_path);
           if (f.thumb !== f.photo.thumb_path) stale.push(f.photo.thumb_path);
         }
         switched.add(id);
       }
       // Listed in the same commit: a crash before the old files are deleted cannot leave them behind.
-      await repo.recordStaleFiles(trx, userId, stale, ctx.clock.now().toISOString());
+      await recordStaleFiles(trx, userId, stale, ctx.clock.now().toISOString());
       return { entryId: '', changedEntryIds: [...switched] };
     });
     // No decrypted copy of a sealed entry stays in memory here; other instances read the new revision.
@@ -96,8 +97,20 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
  * vault, it is being turned off, or the entry is sealed already.
  */
 export async function sealEntryNow(ctx: AppContext, userId: string, entryId: string): Promise<boolean> {
-  const vault = await repo.findVault(ctx.db, userId);
+  const vault = await findJournalSeal(ctx.db, userId);
   if (!vault || vault.state === 'unsealing') return false;
-  const photos = await repo.photosOfEntries(ctx.db, userId, [entryId]);
+  const photos = await photosOfEntries(ctx.db, userId, [entryId]);
   return (await sealEntries(ctx, userId, vault.public_key, [entryId], photos)).length > 0;
+}
+
+/**
+ * Before a sealed write to an entry the server can still read (the sealing of the journal has not
+ * reached it), the entry is sealed now with its photos, so an entry is never part sealed. While the
+ * vault is being turned off, such an entry stays readable and the write is refused.
+ */
+export async function sealEntryFirst(ctx: AppContext, userId: string, entry: Pick<JournalEntryRow, 'id' | 'sealed'>): Promise<void> {
+  if (entry.sealed !== null) return;
+  const seal = (await JournalWords.read(ctx.db, userId)).takeSealed();
+  if (seal.state === 'unsealing') throw conflict(vaultMessages.errors.turningOff);
+  await sealEntryNow(ctx, userId, entry.id);
 }
