@@ -38,7 +38,7 @@ export interface SealedWords {
   yesterday: boolean;
 }
 
-interface AppendSmsInput {
+export interface AppendSmsInput {
   userId: string;
   /** The inbound text's id (sms_messages.id): however often it is processed, it is appended once. */
   messageId: string;
@@ -53,15 +53,7 @@ interface AppendSmsInput {
   media: SmsMedia[];
   /** The owner's salt and timezone when the caller has just read the profile (saves reading it again). */
   owner?: JournalOwner;
-  /**
-   * Run inside the append's transaction: the inbound job records the text's outcome with it. The
-   * text is recorded durably, so the append is redoable (changes.ts).
-   */
-  settle?: SettleInJournal;
 }
-
-/** `startedEntry`: whether the text started an entry (a new day, or a continuation). */
-export type SettleInJournal = (trx: Db, applied: { userId: string; entryId: string; entryDate: string; startedEntry: boolean }) => Promise<void>;
 
 /** The media that download and decode as images, ready to store. */
 async function mmsPhotos(ctx: AppContext, media: readonly SmsMedia[]): Promise<PreparedPhoto[]> {
@@ -87,8 +79,10 @@ async function photosThatFit(trx: Db, userId: string, entryId: string, photos: r
 }
 
 /** Where a text went. */
-interface AppendedSms {
+export interface AppendedSms {
   entryId: string;
+  /** Entries the text started (changeJournal's `changedEntryIds`). */
+  changedEntryIds?: string[];
   entryDate: string;
   /**
    * Whether the text started an entry (a new day, or a continuation); undefined when an earlier
@@ -97,52 +91,75 @@ interface AppendedSms {
   startedEntry: boolean | undefined;
 }
 
-/**
- * Appends a text (and its photos) to the user's SMS entry for the local day, creating it if needed:
- * one SMS entry per day, continued in a further entry for the same day when the text would take it
- * past the 10,000-character limit (or its photos would not fit), so nothing is lost. Texts are
- * separated by a blank line. Safe when two texts for the same day are processed at once: the
- * journal's writers take turns, and a unique index allows one SMS entry per user, day and part.
- * Idempotent per message: the journal records the message id with the append, so a text processed
- * again (a crash before it was marked processed) is not added twice.
- */
-export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<AppendedSms> {
-  const { userId, messageId } = input;
-  // Checked before fetching photos, so a text processed again does not download them again; a
-  // text without photos is checked once, inside the transaction.
-  if (input.media.length) {
-    const already = await repo.findAppliedSms(ctx.db, userId, messageId);
-    if (already) return { entryId: already.entry_id, entryDate: already.entry_date, startedEntry: undefined };
-  }
+/** A text ready to go into its day entry: what is read and fetched before the journal's transaction. */
+export interface PreparedSms {
+  input: AppendSmsInput;
+  owner: JournalOwner;
+  entryDate: string;
+  receivedOn: string;
+  text: string;
+  photos: PreparedPhoto[];
+}
 
-  const owner = input.owner ?? (await loadOwner(ctx, userId));
-  if (input.owner) await ctx.cipher.prepare(userId, owner.salt);
+/**
+ * Everything an append needs from outside the journal's transaction: the owner, the day, the photos
+ * downloaded and decoded, and (for a Vault user) the day's entry sealed if the sealing of the
+ * journal has not reached it yet.
+ */
+export async function prepareSms(ctx: AppContext, input: AppendSmsInput): Promise<PreparedSms> {
+  const owner = input.owner ?? (await loadOwner(ctx, input.userId));
+  if (input.owner) await ctx.cipher.prepare(input.userId, owner.salt);
   const receivedOn = localDate(input.receivedAt, owner.timezone);
   const entryDate = input.entryDate ?? receivedOn;
-  const text = input.sealed ? '' : normalizeEntryText(input.text);
   const photos = input.media.length ? await mmsPhotos(ctx, input.media) : [];
-  const lock = ctx.dbKind === 'postgres';
-  await sealDayEntryFirst(ctx, userId, entryDate);
+  await sealDayEntryFirst(ctx, input.userId, entryDate);
+  return { input, owner, entryDate, receivedOn, text: input.sealed ? '' : normalizeEntryText(input.text), photos };
+}
 
-  return writingPhotoFiles(ctx, (written) =>
-    changeJournal(ctx, userId, async (trx, revision, words) => {
-      // Checked again now that this user's writers take turns: another worker may have just added it.
-      const applied = await repo.findAppliedSms(trx, userId, messageId);
-      if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date, startedEntry: undefined };
-      const now = ctx.clock.now().toISOString();
-      const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
-      const vault = words.seal;
-      const dayAppend = { userId, salt: owner.salt, timeZone: owner.timezone, entryDate, text, box: input.sealed, hasPhotos: photos.length > 0, receivedAt: input.receivedAt, now, lock, vault };
-      const day = await appendToDayEntry(ctx, trx, dayAppend, photos);
-      const entryId = day.entryId;
-      // A Vault entry's photos are sealed to its public key, exactly when the entry is.
-      if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.sealed ? vault!.public_key : null);
-      await recordSmsProvenance(ctx, trx, userId, before, { ...day, messageId, entryDate, receivedOn, now, revision, addedPhotos: photos.length > 0 });
-      await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
-      await input.settle?.(trx, { userId, entryId, entryDate, startedEntry: day.createdEntryIds.length > 0 });
-      return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
-    }, { redoable: !!input.settle }),
-  );
+/**
+ * Appends a text (and its photos) to the user's SMS entry for the local day, creating it if needed,
+ * inside a change to the journal (changeJournal's transaction, revision and words): one SMS entry per
+ * day, continued in a further entry for the same day when the text would take it past the
+ * 10,000-character limit (or its photos would not fit), so nothing is lost. Texts are separated by a
+ * blank line. Safe when two texts for the same day are processed at once: the journal's writers take
+ * turns, and a unique index allows one SMS entry per user, day and part. Idempotent per message: the
+ * journal records the message id with the append, so a text processed again is not added twice.
+ * `written` collects the photo files stored (writingPhotoFiles removes them if the change fails).
+ */
+export async function appendSms(ctx: AppContext, trx: Db, revision: number, words: JournalWords, sms: PreparedSms, written: string[]): Promise<AppendedSms> {
+  const { userId, messageId } = sms.input;
+  const { entryDate, photos } = sms;
+  const applied = await repo.findAppliedSms(trx, userId, messageId);
+  if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date, startedEntry: undefined };
+  const now = ctx.clock.now().toISOString();
+  const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
+  const vault = words.seal;
+  const dayAppend = {
+    userId,
+    salt: sms.owner.salt,
+    timeZone: sms.owner.timezone,
+    entryDate,
+    text: sms.text,
+    box: sms.input.sealed,
+    hasPhotos: photos.length > 0,
+    receivedAt: sms.input.receivedAt,
+    now,
+    lock: ctx.dbKind === 'postgres',
+    vault,
+  };
+  const day = await appendToDayEntry(ctx, trx, dayAppend, photos);
+  const entryId = day.entryId;
+  // A Vault entry's photos are sealed to its public key, exactly when the entry is.
+  if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.sealed ? vault!.public_key : null);
+  await recordSmsProvenance(ctx, trx, userId, before, { ...day, messageId, entryDate, receivedOn: sms.receivedOn, now, revision, addedPhotos: photos.length > 0 });
+  await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
+  return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
+}
+
+/** A text appended in a change of its own (tests, rehearsals); the inbound job writes its outcome beside the append (sms/inbound-rules.ts). */
+export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput): Promise<AppendedSms> {
+  const sms = await prepareSms(ctx, input);
+  return writingPhotoFiles(ctx, (written) => changeJournal(ctx, input.userId, (trx, revision, words) => appendSms(ctx, trx, revision, words, sms, written)));
 }
 
 /**

@@ -5,8 +5,9 @@ import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
 import { recordedBody } from './inbound';
-import { handleInboundText, type HandledText } from './inbound-rules';
+import { handleInboundText } from './inbound-rules';
 import type { Keyword } from './keywords';
+import { markTextProcessed } from './repo';
 import { sendingStopped } from './sends-in-flight';
 
 /** A claim older than this belongs to an instance that died mid-text; the text is offered again. */
@@ -112,19 +113,9 @@ async function claimDue(ctx: AppContext, started: Date, ids?: readonly string[])
   return claimed.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
-/** How a text ended, as its row records it; the journal writes a journaled text's with the entry. */
-interface Outcome {
-  kind: HandledText['kind'];
-  userId: string | null;
-  entryId: string | null;
-  entryDate: string | null;
-  processingMs: number;
-}
-
 async function processClaimed(ctx: AppContext, row: SmsMessage): Promise<Processed> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  let settledWithEntry = false;
   try {
     const handled = await handleInboundText(ctx, {
       messageId: row.id,
@@ -134,13 +125,12 @@ async function processClaimed(ctx: AppContext, row: SmsMessage): Promise<Process
       media: parseMedia(row.media),
       receivedAt: new Date(row.created_at),
       providerKeyword: providerKeywordOfKind(row.kind),
-      settle: async (trx, entry) => {
-        settledWithEntry = await markProcessed(ctx, trx, row.id, { kind: 'journal', userId: entry.userId, entryId: entry.entryId, entryDate: entry.entryDate, processingMs: elapsed() });
-      },
+      recorded: { elapsed },
     });
-    if (!settledWithEntry) {
+    // A journaled text's outcome was written with its entry, in the journal's transaction.
+    if (handled.kind !== 'journal') {
       const outcome = { kind: handled.kind, userId: handled.userId, entryId: handled.entryId ?? null, entryDate: handled.entryDate ?? null, processingMs: elapsed() };
-      if (!(await markProcessed(ctx, ctx.db, row.id, outcome))) return { status: 'processed' };
+      if (!(await markTextProcessed(ctx.db, row.id, outcome, ctx.clock.now().toISOString()))) return { status: 'processed' };
     }
     ctx.metrics.inboundText(handled.kind);
     return { status: 'processed' };
@@ -167,33 +157,6 @@ async function processClaimed(ctx: AppContext, row: SmsMessage): Promise<Process
     if (Number(result.numUpdatedRows) > 0) ctx.metrics.inboundText('failed');
     return { status: 'failed', error };
   }
-}
-
-/**
- * Marks a text processed unless another worker did first; once in the journal, the text lives only
- * under its owner's key, so the stored body goes. True when this call marked it.
- */
-async function markProcessed(ctx: AppContext, db: Db, id: string, outcome: Outcome): Promise<boolean> {
-  const result = await db
-    .updateTable('sms_messages')
-    .set({
-      processed: 1,
-      status: 'processed',
-      kind: outcome.kind,
-      user_id: outcome.userId,
-      entry_id: outcome.entryId,
-      entry_date: outcome.entryDate,
-      processing_ms: outcome.processingMs,
-      error_code: null,
-      error_message: null,
-      updated_at: ctx.clock.now().toISOString(),
-      // Once in the journal, the text lives there alone: its words, and the links to its photos at the provider.
-      ...(outcome.kind === 'journal' ? { body: null, media: null } : {}),
-    })
-    .where('id', '=', id)
-    .where('processed', '=', 0)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }
 
 function providerKeywordOfKind(kind: string): Exclude<Keyword, 'yes'> | null {

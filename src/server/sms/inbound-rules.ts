@@ -6,7 +6,9 @@ import type { Db } from '../db/database';
 import type { Profile } from '../db/tables';
 import { TEXTED_SIGN_IN_LINK_TTL_MINUTES } from '../auth/limits';
 import { addDays, localDate } from '../journal/dates';
-import { appendSmsToDayEntry, type SealedWords, type SettleInJournal, type SmsMedia } from '../journal/sms-entries';
+import { changeJournal } from '../journal/changes';
+import { appendSms, prepareSms, type SealedWords, type SmsMedia } from '../journal/sms-entries';
+import { writingPhotoFiles } from '../photos/service';
 import { celebrateMilestones } from '../milestones/service';
 import { runTextCommand, type ReplyingCommand } from './commands/handle';
 import { parseTextCommand } from './commands/parse';
@@ -14,7 +16,7 @@ import { keywordOf, type Keyword } from './keywords';
 import { enqueueSms } from './outbound';
 import { optOutNumber, setUserOptedOut } from './opt-out';
 import { smsTexts } from './texts';
-import { findProfile } from './repo';
+import { findProfile, markTextProcessed } from './repo';
 import { handleUnverifiedNumber } from './unverified-number';
 
 export interface ReceivedText {
@@ -32,8 +34,12 @@ export interface ReceivedText {
   receivedAt: Date;
   /** Set when the provider classified the text as a keyword and already replied. */
   providerKeyword: Exclude<Keyword, 'yes'> | null;
-  /** Records the text's outcome inside the journal's transaction when it lands in an entry. */
-  settle?: SettleInJournal;
+  /**
+   * A text the webhook recorded (sms_messages), processed by the inbound job: when it lands in an
+   * entry, its outcome is written in the journal's transaction, and the append need not wait for the
+   * disk (the record makes it again if it is lost). `elapsed`: milliseconds since processing began.
+   */
+  recorded?: { elapsed: () => number };
 }
 
 /** What processing made of a text; `kind` is stored on the inbound row. */
@@ -161,9 +167,7 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     if (startedEntry !== false) await celebrateMilestones(ctx, profile.id, { ...profile, hasAccess: access.hasAccess }, db);
     if (replyBody) await enqueueSms(ctx, { userId: profile.id, to: text.from, body: replyBody, kind: 'command_reply', dedupeKey: `reply:${text.messageSid}` }, db);
   };
-  let followedUp = false;
-  const settle = text.settle;
-  const entry = await appendSmsToDayEntry(ctx, {
+  const sms = await prepareSms(ctx, {
     userId: profile.id,
     messageId: text.messageId,
     text: text.body,
@@ -172,16 +176,24 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     entryDate,
     media: text.media,
     owner: { userId: profile.id, salt: profile.key_salt, timezone: profile.timezone || 'UTC' },
-    settle:
-      settle &&
-      (async (trx, applied) => {
-        await settle(trx, applied);
-        await followUps(trx, applied.startedEntry);
-        followedUp = true;
-      }),
   });
-  // Appended by an earlier processing (or with no outcome to settle): queued now; a failure here
-  // fails the text, which is processed again and queues what is missing.
-  if (!followedUp) await followUps(ctx.db, entry.startedEntry);
+  // One change: the text in its entry, its follow-up texts and (for a recorded text) its outcome.
+  const { recorded } = text;
+  const entry = await writingPhotoFiles(ctx, (written) =>
+    changeJournal(
+      ctx,
+      profile.id,
+      async (trx, revision, words) => {
+        const applied = await appendSms(ctx, trx, revision, words, sms, written);
+        await followUps(trx, applied.startedEntry);
+        if (recorded) {
+          const outcome = { kind: 'journal', userId: profile.id, entryId: applied.entryId, entryDate: applied.entryDate, processingMs: recorded.elapsed() };
+          await markTextProcessed(trx, text.messageId, outcome, ctx.clock.now().toISOString());
+        }
+        return applied;
+      },
+      { redoable: recorded !== undefined },
+    ),
+  );
   return { kind: 'journal', userId: profile.id, entryId: entry.entryId, entryDate: entry.entryDate };
 }

@@ -110,3 +110,38 @@ export async function lastOptChoiceOf(ctx: Pick<AppContext, 'db' | 'dbKind'>, ph
     .executeTakeFirst();
   return row?.kind;
 }
+
+/** How a text ended, as its row records it. */
+export interface TextOutcome {
+  kind: string;
+  userId: string | null;
+  entryId: string | null;
+  entryDate: string | null;
+  processingMs: number;
+}
+
+/**
+ * Marks a text processed unless another worker did first; once in the journal, the text lives there
+ * alone, so its stored body and the links to its photos at the provider go. True when this call marked it.
+ */
+export async function markTextProcessed(db: Db, id: string, outcome: TextOutcome, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sms_messages')
+    .set({
+      processed: 1,
+      status: 'processed',
+      kind: outcome.kind,
+      user_id: outcome.userId,
+      entry_id: outcome.entryId,
+      entry_date: outcome.entryDate,
+      processing_ms: outcome.processingMs,
+      error_code: null,
+      error_message: null,
+      updated_at: now,
+      ...(outcome.kind === 'journal' ? { body: null, media: null } : {}),
+    })
+    .where('id', '=', id)
+    .where('processed', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
