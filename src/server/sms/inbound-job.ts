@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context';
-import type { Db } from '../db/database';
 import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
 import type { SmsMedia } from '../journal/sms-entries';
