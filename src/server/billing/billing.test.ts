@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient } from '../test/factories';
-import { FAKE_STRIPE, startFakeStripe, stripeSignature, stripeWebhook, type FakeStripe } from './test-support';
+import { FAKE_STRIPE, startFakeStripe, stripeSignature, stripeWebhook, type FakeStripe } from '../test/billing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserEvent } from '../events';
-import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
 import { apiClient, bearer, signIn, signInSession } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/app';
 import { REFRESH_REUSE_INTERVAL_MS } from '../auth/sessions';

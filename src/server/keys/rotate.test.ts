@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { masterKeyId, SYSTEM_SUBJECT } from '../crypto/encryption';
-import { createEntry, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
-import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
+import { createEntry, multipart, testImage, type JournalTestUser } from '../test/journal';
+import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 import { bearer, buildUser, signIn, uniquePhone } from '../test/factories';
 import { rotateMasterKey } from './rotate';
 

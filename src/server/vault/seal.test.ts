@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEntry, journalUser } from '../journal/test-helpers';
+import { createEntry, journalUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { isVaultFile, sealBytesForUser, sealForUser } from './seal';
 import { sealEntryNow } from './seal-entries';
-import { browserKeys, turnOn, vaultRequest } from './test-support';
+import { browserKeys, turnOn, vaultRequest } from '../test/vault';
 
 describe('sealing for a vault user (what processing a text calls)', () => {
   let t: TestApp;

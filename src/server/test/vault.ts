@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { VaultSegment, VaultView, WrappedKeys } from '../../shared/vault';
 import { VAULT_FILE_MAGIC } from '../../shared/vault';
-import type { JournalTestUser } from '../journal/test-helpers';
-import type { TestApp } from '../test/app';
-import { sealFileBytes, sealSegment, sealText } from './seal';
-import { loadSodium } from './sodium';
+import type { JournalTestUser } from './journal';
+import type { TestApp } from './app';
+import { sealFileBytes, sealSegment, sealText } from '../vault/seal';
+import { loadSodium } from '../vault/sodium';
 
 /** What the browser holds after setting up a vault: the key pair (the private key never leaves it). */
 export interface BrowserKeys {
