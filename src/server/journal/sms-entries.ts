@@ -116,7 +116,6 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
   }
 
   const owner = input.owner ?? (await loadOwner(ctx, userId));
-  if (input.owner) await ctx.cipher.prepare(userId, owner.salt);
   const receivedOn = localDate(input.receivedAt, owner.timezone);
   const entryDate = input.entryDate ?? receivedOn;
   const text = input.sealed ? '' : normalizeEntryText(input.text);
