@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { signUpVerified } from './support';
 
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
-const fixture = (name: string) => readFileSync(join(process.cwd(), 'src', 'server', 'import', 'fixtures', name), 'utf8');
+const fixture = (name: string) => readFileSync(join(process.cwd(), 'src', 'server', 'test', 'fixtures', name), 'utf8');
 
 /** The Brisbane trip as Day One exports it: Journal.json, photos/MD5.TYPE, a video and a recording. */
 async function brisbaneExport(): Promise<Buffer> {

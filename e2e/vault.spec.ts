@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
-import { blankGlyphs, pageLines } from '../src/shared/pdf-test-support';
+import { blankGlyphs, pageLines } from '../src/shared/test/pdf';
 import sharp from 'sharp';
 import { vaultMessages } from '../src/shared/vault-messages';
 import { signUpVerified } from './support';

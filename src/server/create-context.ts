@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from './clock';
 import { resolveMasterKey, type Config } from './config';
 import type { AppContext } from './context';
-import { createTextCipher, SYSTEM_SUBJECT } from './crypto/encryption';
+import { createTextCipher } from './crypto/encryption';
 import { deriveKey } from './crypto/tokens';
 import { migrateToLatest, openDatabase, optimizeQueryPlanner, type DatabaseHandle } from './db/database';
 import { createLocalEventBus } from './events';
@@ -93,8 +93,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
     outbox: { kick: () => {} },
     inbound: { kick: () => {} },
   };
-  // Stored message bodies are sealed with the system key: derive it now, off the event loop.
-  await ctx.cipher.prepare(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt);
   const close = async () => {
     await pgBus?.close();
     await database.close();

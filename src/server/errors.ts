@@ -5,6 +5,10 @@ export const ErrorCode = {
   INVALID_CREDENTIALS: 400,
   /** A one-time token or link that is unknown, used or expired. */
   INVALID_TOKEN: 400,
+  /** A billing webhook whose signature does not hold. */
+  INVALID_SIGNATURE: 400,
+  /** A signed billing webhook whose event is not one we can use (a retry could not help). */
+  INVALID_EVENT: 400,
   UNAUTHORIZED: 401,
   /** The session is good, but this needs a proof of the person from the last five minutes (auth/fresh-proof.ts). */
   PROOF_REQUIRED: 401,
@@ -19,6 +23,8 @@ export const ErrorCode = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** The billing provider failed or refused; the message says what the person can do. */
+  BILLING_PROVIDER_ERROR: 502,
   UNAVAILABLE: 503,
 } as const;
 

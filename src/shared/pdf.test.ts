@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ExportInput } from './export-render';
 import type { EntryPhoto, JournalEntry } from './journal';
 import { PDF_FONT_FILES, pictureOf, renderPdf, type PdfFace, type PdfSources } from './pdf';
-import { blankGlyphs, fontNames, pageImages, pageLines } from './pdf-test-support';
+import { blankGlyphs, fontNames, pageImages, pageLines } from './test/pdf';
 
 const require = createRequire(import.meta.url);
 /** The faces from their packages, as the server reads them; which ones a PDF asked for. */

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
-import { startFakeStripe, stripeWebhook, type FakeStripe } from '../billing/test-support';
-import { createEntry, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { startFakeStripe, stripeWebhook, type FakeStripe } from '../test/billing';
+import { createEntry, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { inboundProcessingSettled } from '../sms/inbound-job';
-import { buildSmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp } from '../test/sms';
 import type { TestApp } from '../test/app';
 import { apiClient, bearer, buildUser, signIn, signInSession, uniquePhone, type ApiClient } from '../test/factories';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEntry, journalUser } from '../journal/test-helpers';
-import { buildSmsTestApp } from '../sms/test-support';
+import { createEntry, journalUser } from '../test/journal';
+import { buildSmsTestApp } from '../test/sms';
 import type { TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient, type BuildUserOptions, type TestUser } from '../test/factories';
 

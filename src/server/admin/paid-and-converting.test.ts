@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp } from '../test/sms';
 import type { TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient, type TestUser } from '../test/factories';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMS_TEST_TYPES, smsTestMessage } from '../../shared/admin';
 import type { UserEvent } from '../events';
-import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 import { apiClient, bearer, buildUser, signIn, type ApiAnswer, type ApiClient, type TestUser } from '../test/factories';
 
 /** Every row of every table but the test log itself: what a dry run must leave as it was. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, smsTestMessage } from '../../shared/admin';
 import { newId } from '../ids';
-import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 import { apiClient, buildUser, signIn, uniquePhone, type ApiClient } from '../test/factories';
 
 describe('admin SMS testing and health', () => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages } from '../../shared/admin';
-import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { inboundProcessingSettled } from '../sms/inbound-job';
 import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, bearer, buildUser, signIn, type ApiClient, type TestUser } from '../test/factories';

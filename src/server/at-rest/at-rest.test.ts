@@ -11,7 +11,7 @@ import { buildApp } from '../app';
 import { manualClock } from '../clock';
 import { loadConfig } from '../config';
 import { newId } from '../ids';
-import { createEntry, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, buildUser, signIn } from '../test/factories';
 

@@ -6,12 +6,10 @@ import { loadOwner } from '../journal/owner';
 
 /**
  * Photo files at rest (local disk or S3) are sealed with the owner's key (AES-256-GCM, the key the
- * journal text uses): MAGIC | master key id | iv | ciphertext | tag. Files sealed before key ids
- * start with LEGACY_MAGIC and have no key id; files written before sealing have no magic and are
+ * journal text uses): MAGIC | master key id | iv | ciphertext | tag. Files without the magic are
  * served as they are. The storage key starts with the owner's user id (photos/keys.ts).
  */
 const MAGIC = Buffer.from('JLPHOTO2', 'latin1');
-const LEGACY_MAGIC = Buffer.from('JLPHOTO1', 'latin1');
 
 /** What sealing adds to a photo's size: MAGIC, the 8-character key id, a 12-byte IV and a 16-byte tag. */
 export const SEALED_OVERHEAD_BYTES = MAGIC.length + 8 + 12 + 16;
@@ -24,10 +22,10 @@ const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': '
 const startsWith = (bytes: Buffer, magic: Buffer) => bytes.length > magic.length && bytes.subarray(0, magic.length).equals(magic);
 
 export function isSealedPhoto(bytes: Buffer): boolean {
-  return startsWith(bytes, MAGIC) || startsWith(bytes, LEGACY_MAGIC);
+  return startsWith(bytes, MAGIC);
 }
 
-/** The id of the master key a sealed photo names; null for one sealed before key ids, or not sealed. */
+/** The id of the master key a sealed photo names; null for one that is not sealed. */
 export function photoKeyId(ctx: AppContext, bytes: Buffer): string | null {
   return startsWith(bytes, MAGIC) ? ctx.cipher.keyIdOfBytes(bytes.subarray(MAGIC.length)) : null;
 }
@@ -39,7 +37,6 @@ export function sealPhotoBytes(ctx: AppContext, userId: string, salt: string, pl
 /** The photo's bytes: opened when sealed, as stored when written before photos were sealed. */
 export function openPhotoBytes(ctx: AppContext, userId: string, salt: string, stored: Buffer): Buffer {
   if (startsWith(stored, MAGIC)) return ctx.cipher.decryptBytes(userId, salt, stored.subarray(MAGIC.length));
-  if (startsWith(stored, LEGACY_MAGIC)) return ctx.cipher.decryptUnmarkedBytes(userId, salt, stored.subarray(LEGACY_MAGIC.length));
   return stored;
 }
 

@@ -3,7 +3,7 @@ import { securityMessages } from '../../shared/second-factor';
 import { vaultMessages } from '../../shared/vault-messages';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
-import { browserKeys, turnOn, wrappedKeys } from '../vault/test-support';
+import { browserKeys, turnOn, wrappedKeys } from '../test/vault';
 
 // A session alone cannot change the vault's keys, turn the vault off or delete the account: a proof
 // of the person (signing in, or the password again) from the last five minutes is needed, and each

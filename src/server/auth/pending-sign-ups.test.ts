@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { jobDefinitions } from '../jobs/definitions';
-import { createEntry } from '../journal/test-helpers';
+import { createEntry } from '../test/journal';
 import { sendDueMessages } from '../sms/outbound';
-import { type FakeTwilio, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../sms/test-support';
+import { type FakeTwilio, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../test/sms';
 import { apiClient, buildUser, signIn, bearer, signUpBody, uniquePhone } from '../test/factories';
 import { expirePendingSignUps } from './pending-sign-ups';
 

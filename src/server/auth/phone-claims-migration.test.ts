@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { down, up } from '../db/migrations/2026-11-25-0600-phone-claims';
-import { buildSmsTestApp, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, type SmsTestApp } from '../test/sms';
 import { buildUser, uniquePhone } from '../test/factories';
 import { isUniqueViolation } from './repo';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { sendDueMessages } from '../sms/outbound';
-import { type FakeTwilio, journalOf, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../sms/test-support';
+import { type FakeTwilio, journalOf, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../test/sms';
 import { accountLabel, smsTexts } from '../sms/texts';
 import { apiClient, signUpBody, uniqueEmail, uniquePhone } from '../test/factories';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { sendDueMessages } from '../sms/outbound';
-import { PUBLIC_URL, textJournal, type FakeTwilio, type SmsTestApp, withTwilioApp } from '../sms/test-support';
+import { PUBLIC_URL, textJournal, type FakeTwilio, type SmsTestApp, withTwilioApp } from '../test/sms';
 import { apiClient, buildUser, uniqueIp, uniquePhone } from '../test/factories';
 import { AUTH_LIMITS } from './limits';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sendDueMessages } from '../sms/outbound';
 import { accountLabel, smsTexts } from '../sms/texts';
-import { type FakeTwilio, type SmsTestApp, textJournal, withTwilioApp } from '../sms/test-support';
+import { type FakeTwilio, type SmsTestApp, textJournal, withTwilioApp } from '../test/sms';
 import { apiClient, signUpBody } from '../test/factories';
 
 // The whole way in, as the acceptance checks walk it: sign up, get the text, reply YES, follow the link.

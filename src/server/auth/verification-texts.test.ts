@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages, titled } from '../../shared/messages';
 import { jobDefinitions } from '../jobs/definitions';
 import { sendDueMessages } from '../sms/outbound';
-import { type FakeTwilio, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../sms/test-support';
+import { type FakeTwilio, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../test/sms';
 import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, signUpBody, uniqueIp, uniquePhone } from '../test/factories';
 

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEntry, journalUser, listEntries, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, listEntries, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { backupSqlite, BackupError, postgresBackupRecipe } from './backup';
 

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import type { SubscriptionResponse } from '../../shared/profile';
 import { currentUser, requireUser } from '../auth/authenticate';
+import { AppError } from '../errors';
 import { BillingProviderError } from '../providers/billing/types';
 import { getAccessStatus } from './access';
 import { completeCheckout, openPortal, startCheckout } from './service';
@@ -23,9 +24,7 @@ function checkoutFailureMessage(error: BillingProviderError): string {
   return messages.billing.providerFailed;
 }
 
-function badGateway(reply: FastifyReply, message: string) {
-  return reply.status(502).send({ error: { code: 'BILLING_PROVIDER_ERROR', message } });
-}
+const badGateway = (message: string) => new AppError('BILLING_PROVIDER_ERROR', message);
 
 /**
  * Billing under /api/billing (signed in; no access needed, so an expired user can pay):
@@ -36,7 +35,7 @@ export async function billingRoutes(plain: FastifyInstance): Promise<void> {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', requireUser);
 
-  app.post('/checkout', { schema: { body: checkoutBody } }, async (request, reply) => {
+  app.post('/checkout', { schema: { body: checkoutBody } }, async (request) => {
     const { plan } = request.body;
     const user = currentUser(request);
     try {
@@ -44,11 +43,11 @@ export async function billingRoutes(plain: FastifyInstance): Promise<void> {
     } catch (error) {
       if (!(error instanceof BillingProviderError)) throw error;
       request.log.warn({ err: error }, 'checkout session failed');
-      return badGateway(reply, checkoutFailureMessage(error));
+      throw badGateway(checkoutFailureMessage(error));
     }
   });
 
-  app.post('/checkout/complete', { schema: { body: completeBody } }, async (request, reply): Promise<SubscriptionResponse | FastifyReply> => {
+  app.post('/checkout/complete', { schema: { body: completeBody } }, async (request): Promise<SubscriptionResponse> => {
     const { session_id } = request.body;
     const user = currentUser(request);
     try {
@@ -56,20 +55,20 @@ export async function billingRoutes(plain: FastifyInstance): Promise<void> {
     } catch (error) {
       if (!(error instanceof BillingProviderError)) throw error;
       request.log.warn({ err: error }, 'checkout return sync failed');
-      return badGateway(reply, messages.billing.providerFailed);
+      throw badGateway(messages.billing.providerFailed);
     }
     const { hasAccess: _hasAccess, ...status } = await getAccessStatus(app.ctx, user.id);
     return status;
   });
 
-  app.post('/portal', async (request, reply) => {
+  app.post('/portal', async (request) => {
     const user = currentUser(request);
     try {
       return await openPortal(app.ctx, user.id);
     } catch (error) {
       if (!(error instanceof BillingProviderError)) throw error;
       request.log.warn({ err: error }, 'billing portal failed');
-      return badGateway(reply, messages.billing.portalProviderFailed);
+      throw badGateway(messages.billing.portalProviderFailed);
     }
   });
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient } from '../test/factories';
-import { FAKE_STRIPE, startFakeStripe, stripeSignature, stripeWebhook, type FakeStripe } from './test-support';
+import { FAKE_STRIPE, startFakeStripe, stripeSignature, stripeWebhook, type FakeStripe } from '../test/billing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -85,6 +85,7 @@ describe('billing with Stripe', () => {
     stripe.failNext('/v1/checkout/sessions', 400, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'line_items[0][price]', message: 'No such price' } });
     const pricing = await api.post('/api/billing/checkout', { plan: 'monthly' }, token);
     expect(pricing.status).toBe(502);
+    expect(pricing.body.error.code).toBe('BILLING_PROVIDER_ERROR');
     expect(pricing.body.error.message).toMatch(/pricing configuration/);
 
     stripe.failNext('/v1/checkout/sessions', 401, { error: { type: 'authentication_error', message: 'Invalid API Key' } });
@@ -115,6 +116,7 @@ describe('billing with Stripe', () => {
     const object = { id: 'sub_x', customer: 'cus_x' };
     const wrongSecret = await t.app.inject(stripeWebhook('customer.subscription.updated', object, { now, secret: 'whsec_other' }));
     expect(wrongSecret.statusCode).toBe(400);
+    expect(wrongSecret.json()).toEqual({ error: { code: 'INVALID_SIGNATURE', message: messages.billing.invalidSignature } });
     const stale = await t.app.inject(stripeWebhook('customer.subscription.updated', object, { now: new Date(now.getTime() - 301_000) }));
     expect(stale.statusCode).toBe(400);
     const tampered = stripeWebhook('customer.subscription.updated', object, { now });

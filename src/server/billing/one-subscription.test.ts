@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient } from '../test/factories';
-import { startFakeStripe, type FakeStripe } from './test-support';
+import { startFakeStripe, type FakeStripe } from '../test/billing';
 
 const NOW = new Date('2026-11-17T01:57:00Z');
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app';
 import { apiClient, buildUser, signIn, type ApiClient } from '../test/factories';
-import { startFakeStripe, stripeWebhook, type FakeStripe } from './test-support';
+import { startFakeStripe, stripeWebhook, type FakeStripe } from '../test/billing';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -9,7 +9,7 @@ import { manualClock } from '../clock';
 import { loadConfig } from '../config';
 import type { TestApp } from '../test/app';
 import { apiClient, buildUser, signIn } from '../test/factories';
-import { startFakeStripe, stripeWebhook, type FakeStripe } from './test-support';
+import { startFakeStripe, stripeWebhook, type FakeStripe } from '../test/billing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

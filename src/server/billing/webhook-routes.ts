@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { messages } from '../../shared/messages';
+import { AppError } from '../errors';
 import { WebhookEventError, WebhookSignatureError } from '../providers/billing/types';
 import { handleWebhookEvent } from './service';
 
@@ -13,7 +14,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.post('/', async (request, reply) => {
+  app.post('/', async (request) => {
     const raw = typeof request.body === 'string' ? request.body : '';
     const header = request.headers['stripe-signature'];
     let event;
@@ -22,11 +23,11 @@ export async function stripeWebhookRoutes(app: FastifyInstance): Promise<void> {
     } catch (error) {
       if (error instanceof WebhookEventError) {
         request.log.warn({ reason: error.message }, 'billing webhook refused: signed, but not a usable event');
-        return reply.status(400).send({ error: { code: 'INVALID_EVENT', message: error.message } });
+        throw new AppError('INVALID_EVENT', error.message);
       }
       if (!(error instanceof WebhookSignatureError)) throw error;
       request.log.warn({ reason: error.message }, 'billing webhook refused');
-      return reply.status(400).send({ error: { code: 'INVALID_SIGNATURE', message: messages.billing.invalidSignature } });
+      throw new AppError('INVALID_SIGNATURE', messages.billing.invalidSignature);
     }
     const outcome = await handleWebhookEvent(app.ctx, event);
     return { received: true, outcome };

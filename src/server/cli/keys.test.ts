@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { masterKeyId } from '../crypto/encryption';
-import { createEntry } from '../journal/test-helpers';
-import { buildSmsTestApp, type SmsTestApp } from '../sms/test-support';
+import { createEntry } from '../test/journal';
+import { buildSmsTestApp, type SmsTestApp } from '../test/sms';
 import { bearer, buildUser, signIn } from '../test/factories';
 
 const keyA = randomBytes(32).toString('base64');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { manualClock } from '../clock';
 import { loadConfig } from '../config';
-import { createEntry, journalUser } from '../journal/test-helpers';
+import { createEntry, journalUser } from '../test/journal';
 import type { TestApp } from '../test/app';
 import { preferredEncoding } from './index';
 

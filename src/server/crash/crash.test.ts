@@ -19,7 +19,7 @@ import {
   twilioSignature,
   type FakeTwilio,
   type SmsTestApp,
-} from '../sms/test-support';
+} from '../test/sms';
 import { smsTexts } from '../sms/texts';
 
 /**

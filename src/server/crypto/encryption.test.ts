@@ -1,16 +1,16 @@
 import { createCipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTextCipher, freshIv, newKeySalt } from './encryption';
+import { createTextCipher, freshIv, masterKeyId, newKeySalt, SYSTEM_SUBJECT } from './encryption';
 
 const masterKey = randomBytes(32);
 
-/** A value sealed the way rows were sealed before HKDF keys: PBKDF2 over master key ‖ user id. */
-function sealedWithPbkdf2(userId: string, salt: string, plaintext: string): string {
-  const key = pbkdf2Sync(Buffer.concat([masterKey, Buffer.from(userId)]), Buffer.from(salt, 'base64'), 100_000, 32, 'sha256');
+/** A message body sealed for the system subject as stored bodies have always been: its PBKDF2 key. */
+function sealedForSystem(plaintext: string): string {
+  const key = pbkdf2Sync(Buffer.concat([masterKey, Buffer.from('system')]), Buffer.from(SYSTEM_SUBJECT.salt, 'base64'), 100_000, 32, 'sha256');
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return 'ENC:' + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
+  return `ENC:${masterKeyId(masterKey)}:` + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
 }
 
 describe('the text cipher', () => {
@@ -44,23 +44,10 @@ describe('the text cipher', () => {
     expect(seen.size).toBe(3_000);
   });
 
-  it('gives new accounts HKDF keys, and still opens rows sealed under the older PBKDF2 keys', () => {
+  it('gives accounts HKDF keys, refuses a salt that is not one, and keeps the system key stored bodies were sealed with', () => {
     const cipher = createTextCipher(masterKey);
     expect(newKeySalt()).toMatch(/^h1:[A-Za-z0-9+/]{22}==$/);
-    const oldSalt = randomBytes(16).toString('base64');
-    const old = sealedWithPbkdf2('user-old', oldSalt, 'Written in 2025');
-    expect(cipher.decrypt('user-old', oldSalt, old)).toBe('Written in 2025');
-    expect(cipher.decrypt('user-old', oldSalt, cipher.encrypt('user-old', oldSalt, 'and since'))).toBe('and since');
-  });
-
-  it('derives an older PBKDF2 key off the event loop when prepared', async () => {
-    const cipher = createTextCipher(masterKey);
-    const oldSalt = randomBytes(16).toString('base64');
-    let loopRan = false;
-    setImmediate(() => (loopRan = true));
-    await cipher.prepare('user-old', oldSalt);
-    // Derived in line, the event loop would not have turned before prepare finished.
-    expect(loopRan).toBe(true);
-    expect(cipher.decrypt('user-old', oldSalt, sealedWithPbkdf2('user-old', oldSalt, 'ready'))).toBe('ready');
+    expect(() => cipher.encrypt('user-a', randomBytes(16).toString('base64'), 'no key')).toThrow(/Not a key salt/);
+    expect(cipher.open(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, sealedForSystem('Texted in March'))).toBe('Texted in March');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserKeys } from '../vault/test-support';
+import { browserKeys } from '../test/vault';
 import { isVaultFile, sealFileBytes, sealSegment } from './sealed-box';
 
 describe("the vault's box", () => {

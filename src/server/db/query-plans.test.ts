@@ -8,7 +8,7 @@ import { sweepRateLimitHits } from '../rate-limit';
 import { runReminderPass } from '../reminders/service';
 import { recordInboundText } from '../sms/inbound';
 import { processInboundTexts } from '../sms/inbound-job';
-import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, type SmsTestApp } from '../test/sms';
 import { apiClient, buildUser, signIn, signUpBody } from '../test/factories';
 
 /** More rows than SQLite's planner guesses an equality on an index finds (ten). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { startFakeStripe, type FakeStripe } from '../billing/test-support';
+import { startFakeStripe, type FakeStripe } from '../test/billing';
 import { manualClock } from '../clock';
 import { loadConfig } from '../config';
 import type { TestApp } from '../test/app';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserEvent } from '../events';
-import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
 import { apiClient, bearer, signIn, signInSession } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/app';
 import { REFRESH_REUSE_INTERVAL_MS } from '../auth/sessions';
@@ -95,6 +95,9 @@ describe('GET /api/events', () => {
   it('refuses a missing or bad ticket or token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/events' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/events?ticket=nope' })).statusCode).toBe(401);
+    const twoTickets = await t.app.inject({ method: 'GET', url: '/api/events?ticket=a&ticket=b' });
+    expect(twoTickets.statusCode).toBe(400);
+    expect(JSON.parse(twoTickets.body)).toMatchObject({ error: { code: 'INVALID_INPUT', message: 'Invalid input' } });
     expect((await t.app.inject({ method: 'GET', url: '/api/events', headers: { authorization: 'Bearer nope' } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/events/ticket' })).statusCode).toBe(401);
   });

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 import { buildUser, signIn, type TestUser } from '../test/factories';
 import { createContext } from '../create-context';
 import { EVENTS_CHANNEL, LISTENER_APPLICATION_NAME, noticePayload } from './pg-bus';

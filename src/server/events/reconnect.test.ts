@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { EventSource, type EventSourceFetchInit } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserEvent } from '../events';
-import { journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { journalUser, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 
 // A standard EventSource, as a page uses it: opened with a ticket, then left to reconnect by itself

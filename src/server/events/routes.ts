@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { messages } from '../../shared/messages';
 import { currentUser, requireUser } from '../auth/authenticate';
 import { hasLiveSession } from '../auth/token-repo';
@@ -16,16 +18,19 @@ import { holderOfStreamCookie, issueStreamTicket, redeemStreamTicket, streamCook
  */
 const STREAM_TICKETS_PER_USER: RateLimit = { limit: 30, windowMs: 60_000 };
 
+const streamQuerySchema = z.object({
+  /** The single-use ticket from POST /api/events/ticket. */
+  ticket: z.string({ error: messages.generic.invalidInput }).optional(),
+});
+
 /**
  * Whose stream this is: from a single-use `?ticket=`; else (an EventSource reconnecting by itself,
  * with its used ticket) from the stream cookie given with the ticket; else a bearer header
  * (clients that can send one).
  */
-async function streamHolder(request: FastifyRequest, reply: FastifyReply): Promise<StreamHolder> {
+async function streamHolder(request: FastifyRequest, reply: FastifyReply, ticket: string | undefined): Promise<StreamHolder> {
   const ctx = request.server.ctx;
-  const ticket = (request.query as { ticket?: unknown }).ticket;
-  const holder =
-    (typeof ticket === 'string' && ticket ? await redeemStreamTicket(ctx, ticket) : undefined) ?? (await holderOfStreamCookie(ctx, request.headers.cookie));
+  const holder = (ticket ? await redeemStreamTicket(ctx, ticket) : undefined) ?? (await holderOfStreamCookie(ctx, request.headers.cookie));
   if (holder) return holder;
   if (ticket !== undefined) throw unauthorized(messages.auth.sessionExpired);
   await requireUser(request, reply);
@@ -38,7 +43,8 @@ async function streamHolder(request: FastifyRequest, reply: FastifyReply): Promi
  * token for a single-use ticket; GET /?ticket= opens the stream. A stream ends with its session:
  * at sign-out (its own, or every session) and at the latest one heartbeat after a revocation.
  */
-export async function eventRoutes(app: FastifyInstance): Promise<void> {
+export async function eventRoutes(plain: FastifyInstance): Promise<void> {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const open = new OpenStreams();
   const history = new EventHistory(ctx.events);
@@ -54,8 +60,8 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     return { ticket: await issueStreamTicket(ctx, holder) };
   });
 
-  app.get('/', async (request, reply) => {
-    const holder = await streamHolder(request, reply);
+  app.get('/', { schema: { querystring: streamQuerySchema } }, async (request, reply) => {
+    const holder = await streamHolder(request, reply, request.query.ticket);
     reply.hijack();
     reply.raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORTS_PER_WINDOW, PHOTO_PDF_EXPORTS_PER_WINDOW } from '../../shared/limits';
 import { messages } from '../../shared/messages';
-import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 
 const NOW = new Date('2026-11-17T01:57:00Z');

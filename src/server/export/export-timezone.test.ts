@@ -2,11 +2,11 @@ import { strFromU8, unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CachedEntry } from '../journal/cache';
-import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { isoInZone } from '../../shared/export-render';
 import { renderPdf } from '../../shared/pdf';
-import { pageLines } from '../../shared/pdf-test-support';
+import { pageLines } from '../../shared/test/pdf';
 import { readPdfFont } from './pdf-fonts';
 
 // 01:57 UTC on November 17th is 3:57 PM on Monday, November 16th in Honolulu (UTC-10)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORTS_PER_WINDOW } from '../../shared/limits';
 import { messages } from '../../shared/messages';
 import { newId } from '../ids';
-import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { appendSmsToDayEntry } from '../journal/sms-entries';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';

@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blankGlyphs, fontNames, pageLines } from '../../shared/pdf-test-support';
-import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { blankGlyphs, fontNames, pageLines } from '../../shared/test/pdf';
+import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 
 describe('the words of the PDF export, as the server makes it', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHOTOS_PER_ENTRY_MAX } from '../../shared/journal-rules';
-import { createEntry, journalUser, multipart, testImage } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, testImage } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { photoGrid } from '../../shared/pdf-layout';
 

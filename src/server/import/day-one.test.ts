@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { dayOneText, fileKey, parseDayOne, unescapeDayOne } from '../../shared/import/day-one';
-import { fixture } from './test-support';
+import { fixture } from '../test/import';
 
 const journal = () => JSON.parse(fixture('dayone-journal.json').toString('utf8')) as { entries: Record<string, unknown>[] };
 const trip = () => JSON.parse(fixture('dayone/brisbane-trip.json').toString('utf8')) as { entries: Record<string, unknown>[] };

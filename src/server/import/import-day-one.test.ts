@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { buildTestApp, type TestApp } from '../test/app';
-import { journalUser, listEntries, testImage, type JournalTestUser } from '../journal/test-helpers';
-import { brisbaneTrip, fixture, importFile, md5 } from './test-support';
+import { journalUser, listEntries, testImage, type JournalTestUser } from '../test/journal';
+import { brisbaneTrip, fixture, importFile, md5 } from '../test/import';
 
 describe('importing a Day One export with its photos', () => {
   let t: TestApp;

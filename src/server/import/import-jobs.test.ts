@@ -6,16 +6,16 @@ import type { ImportProgressEvent } from '../../shared/import';
 import { messages } from '../../shared/messages';
 import type { UserEvent } from '../events';
 import { newId } from '../ids';
-import { journalUser, listEntries } from '../journal/test-helpers';
-import { buildSmsTestApp, type SmsTestApp } from '../sms/test-support';
+import { journalUser, listEntries } from '../test/journal';
+import { buildSmsTestApp, type SmsTestApp } from '../test/sms';
 import { buildTestApp, type TestApp } from '../test/app';
 import { claimNextJob, insertJob, saveProgress } from './jobs-repo';
 import { importsSettled, IMPORTS_PER_INSTANCE, runImports, STALE_CLAIM_MS } from './runner';
 import { storePart } from './stored-upload';
 import { vaultMessages } from '../../shared/vault-messages';
-import { browserKeys } from '../vault/test-support';
-import { databaseCanRead } from '../vault/zero-access';
-import { brisbaneTrip, importFile, importStatus, postImport } from './test-support';
+import { browserKeys } from '../test/vault';
+import { databaseCanRead } from '../test/vault-zero-access';
+import { brisbaneTrip, importFile, importStatus, postImport } from '../test/import';
 
 /** A jrnl journal of `days` entries, one a day from 2010. */
 function bigJournal(days: number, words = 12): Buffer {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MAX_TEXT_BYTES } from '../../shared/import';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
-import { journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { importsSettled } from './runner';
-import { fixture, importFile, importStatus, postImport } from './test-support';
+import { fixture, importFile, importStatus, postImport } from '../test/import';
 
 describe('importing a jrnl journal: POST /api/import, then GET /api/imports/:id', () => {
   let t: TestApp;

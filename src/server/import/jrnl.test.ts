@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { jrnlTags, looksLikeJrnl, parseJrnl, splitTitle } from '../../shared/import/jrnl';
 import { parseJrnlJson } from '../../shared/import/jrnl-json';
-import { fixture } from './test-support';
+import { fixture } from '../test/import';
 
 const NOW = new Date('2026-05-10T12:00:00Z');
 const read = (name: string, zone = 'UTC') => parseJrnl(fixture(`jrnl/${name}`).toString('utf8'), zone, NOW);

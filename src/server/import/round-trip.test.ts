@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { newId } from '../ids';
 import { appendSmsToDayEntry } from '../journal/sms-entries';
-import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
-import { importFile } from './test-support';
+import { importFile } from '../test/import';
 
 describe('our own JSON export, imported again', () => {
   let t: TestApp;

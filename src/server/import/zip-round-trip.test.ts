@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { newId } from '../ids';
 import { appendSmsToDayEntry } from '../journal/sms-entries';
-import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { parseDayOne } from '../../shared/import/day-one';
-import { brisbaneTrip, importFile } from './test-support';
+import { brisbaneTrip, importFile } from '../test/import';
 
 describe('the ZIP export is a backup: it imports into a new account whole', () => {
   let t: TestApp;

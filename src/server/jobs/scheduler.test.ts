@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../context';
 import { enqueueSms } from '../sms/outbound';
-import { buildSmsTestApp, startFakeTwilio } from '../sms/test-support';
+import { buildSmsTestApp, startFakeTwilio } from '../test/sms';
 import { uniquePhone } from '../test/factories';
 import { createScheduler, type Scheduler } from './scheduler';
 

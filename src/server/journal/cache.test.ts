@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { buildTestApp, type TestApp } from '../test/app';
-import { createEntry, journalUser, listEntries, type JournalTestUser } from './test-helpers';
+import { createEntry, journalUser, listEntries, type JournalTestUser } from '../test/journal';
 
 // Many app instances share one database; each keeps decrypted journals in memory and must still
 // see what the others write.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
 import { buildTestApp, type TestApp } from '../test/app';
-import { createEntry, journalUser, type JournalTestUser } from './test-helpers';
+import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import * as entryZones from '../db/migrations/2026-11-26-0100-entry-zones';
-import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 import { apiClient, buildUser, signIn } from '../test/factories';
 
 /** Every entry carries the IANA zone its time is shown in, and keeps it when the account moves. */

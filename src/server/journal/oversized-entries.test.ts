@@ -6,7 +6,7 @@ import { changeJournal } from './changes';
 import { sealEntryChanges } from './entry-cipher';
 import { ownerSalt } from './owner';
 import * as repo from './repo';
-import { createEntry, journalUser, type JournalTestUser } from './test-helpers';
+import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
 
 /**
  * Day entries that texts made longer than the limit, before texts started continuation entries

@@ -27,16 +27,13 @@ async function readProfile(ctx: AppContext, userId: string) {
   const cache = saltCache(ctx);
   if (cache.size >= MAX_CACHED_SALTS) cache.clear();
   cache.set(userId, profile.key_salt);
-  await ctx.cipher.prepare(userId, profile.key_salt);
   return profile;
 }
 
-/** The user's key salt (cached), with their key ready. */
+/** The user's key salt (cached). */
 export async function ownerSalt(ctx: AppContext, userId: string): Promise<string> {
   const salt = saltCache(ctx).get(userId);
-  if (salt === undefined) return (await readProfile(ctx, userId)).key_salt;
-  await ctx.cipher.prepare(userId, salt);
-  return salt;
+  return salt ?? (await readProfile(ctx, userId)).key_salt;
 }
 
 /** Salt and current timezone (default UTC) of the journal's owner. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app';
-import { browserKeys, turnOn, vaultRequest } from '../vault/test-support';
+import { browserKeys, turnOn, vaultRequest } from '../test/vault';
 import { sealEntryNow } from './seal-entries';
-import { createEntry, journalUser } from './test-helpers';
+import { createEntry, journalUser } from '../test/journal';
 
 describe('sealing one entry', () => {
   let t: TestApp;

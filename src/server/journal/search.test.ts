@@ -3,7 +3,7 @@ import { messages } from '../../shared/messages';
 import { newId } from '../ids';
 import { buildTestApp, type TestApp } from '../test/app';
 import { appendSmsToDayEntry } from './sms-entries';
-import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from './test-helpers';
+import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
 
 describe('searching and filtering the journal', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids';
 import { buildTestApp, type TestApp } from '../test/app';
 import { appendSmsToDayEntry } from './sms-entries';
-import { journalUser, listEntries, testImage } from './test-helpers';
+import { journalUser, listEntries, testImage } from '../test/journal';
 
 const SID = 'AC00000000000000000000000000000000';
 const TOKEN = 'media-test-token';

@@ -108,7 +108,6 @@ export interface PreparedSms {
  */
 export async function prepareSms(ctx: AppContext, input: AppendSmsInput): Promise<PreparedSms> {
   const owner = input.owner ?? (await loadOwner(ctx, input.userId));
-  if (input.owner) await ctx.cipher.prepare(input.userId, owner.salt);
   const receivedOn = localDate(input.receivedAt, owner.timezone);
   const entryDate = input.entryDate ?? receivedOn;
   const photos = input.media.length ? await mmsPhotos(ctx, input.media) : [];

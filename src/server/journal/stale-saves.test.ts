@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { bearer, buildUser, signIn } from '../test/factories';
-import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 
 // A save made from what the editor showed never overwrites what arrived since: a text, or another
 // tab's save. And a new entry saved twice (a double click, a retry) is one entry.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
 import { currentStreak } from './stats';
-import { createEntry, journalUser, multipart, testImage } from './test-helpers';
+import { createEntry, journalUser, multipart, testImage } from '../test/journal';
 
 describe('currentStreak', () => {
   const today = '2026-03-01';

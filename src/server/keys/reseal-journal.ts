@@ -130,7 +130,6 @@ async function resealPhotoFile(ctx: AppContext, owner: Owner, photoId: string, k
 
 /** Reseals everything of one user under the current key: entries, photo names, photo files. */
 export async function resealJournal(ctx: AppContext, owner: Owner, batchSize: number, counts: RotationCounts): Promise<void> {
-  await ctx.cipher.prepare(owner.userId, owner.salt);
   await resealRows(ctx, 'journal_entries', owner, batchSize, (trx, id) => resealEntry(ctx, trx, owner, id, counts));
   await resealRows(ctx, 'journal_photos', owner, batchSize, (trx, id) => resealPhotoName(ctx, trx, owner, id, counts));
   let after = '';

@@ -8,8 +8,8 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { masterKeyId } from '../crypto/encryption';
-import { createEntry, multipart, testImage } from '../journal/test-helpers';
-import { buildSmsTestApp, type SmsTestApp } from '../sms/test-support';
+import { createEntry, multipart, testImage } from '../test/journal';
+import { buildSmsTestApp, type SmsTestApp } from '../test/sms';
 import { bearer, buildUser, signIn } from '../test/factories';
 import { rotateMasterKey } from './rotate';
 

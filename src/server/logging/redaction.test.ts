@@ -8,7 +8,7 @@ import { buildApp } from '../app';
 import { manualClock } from '../clock';
 import { loadConfig } from '../config';
 import { inboundProcessingSettled } from '../sms/inbound-job';
-import { newMessageSid } from '../sms/test-support';
+import { newMessageSid } from '../test/sms';
 import { signUpBody } from '../test/factories';
 import { scrubLogLine } from './scrub';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { jobDefinitions, OUTBOUND_SENDER } from '../jobs/definitions';
-import { createEntry, journalUser, listEntries } from '../journal/test-helpers';
-import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { createEntry, journalUser, listEntries } from '../test/journal';
+import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../test/sms';
 import { buildTestApp } from '../test/app';
 import { buildUser, uniquePhone } from '../test/factories';
 

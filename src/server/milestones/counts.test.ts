@@ -6,7 +6,7 @@ import { sealEntryText } from '../journal/entry-cipher';
 import { loadOwner } from '../journal/owner';
 import { bumpRevision } from '../journal/repo';
 import { journalStats } from '../journal/stats';
-import { textJournal, type SmsTestApp, withTwilioApp } from '../sms/test-support';
+import { textJournal, type SmsTestApp, withTwilioApp } from '../test/sms';
 import { buildUser } from '../test/factories';
 import { milestoneCounts } from './repo';
 

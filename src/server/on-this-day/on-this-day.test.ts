@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
-import { createEntry, journalUser, listEntries, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, listEntries, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
 

@@ -3,7 +3,7 @@ import { messages } from '../../shared/messages';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { runReminderPass } from '../reminders/service';
 import { promptForDay } from '../reminders/prompts';
-import { buildSmsTestApp, outboundTo, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, outboundTo, type SmsTestApp } from '../test/sms';
 import { smsTexts } from '../sms/texts';
 import { apiClient, bearer, buildUser, signIn, type TestUser } from '../test/factories';
 

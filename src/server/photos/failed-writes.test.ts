@@ -5,7 +5,7 @@ import { isMainThread } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
-import { createEntry, journalUser, multipart, noisyPng, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, noisyPng, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 
 /** Every file under a directory, at any depth. */

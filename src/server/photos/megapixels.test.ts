@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../shared/messages';
-import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 
 describe('photos over 50 megapixels', () => {

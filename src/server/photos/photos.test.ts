@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { SEALED_OVERHEAD_BYTES } from '../at-rest/photo-files';
-import { createEntry, journalUser, multipart, noisyPng, testImage, type JournalTestUser, type TestFile } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, noisyPng, testImage, type JournalTestUser, type TestFile } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
 import { removeAllPhotoFiles } from '../journal/entry-photos';

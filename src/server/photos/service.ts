@@ -139,7 +139,6 @@ export async function saveSealedPhotos(ctx: AppContext, trx: Db, userId: string,
 /** The owner's key salt, read in the caller's transaction (SQLite has one connection: ctx.db would wait on it). */
 async function ownerSaltIn(ctx: AppContext, trx: Db, userId: string): Promise<string> {
   const { key_salt: salt } = await trx.selectFrom('profiles').select('key_salt').where('id', '=', userId).executeTakeFirstOrThrow();
-  await ctx.cipher.prepare(userId, salt);
   return salt;
 }
 

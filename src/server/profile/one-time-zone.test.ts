@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import * as oneTimeZone from '../db/migrations/2026-11-25-0900-one-time-zone';
 import { runReminderPass } from '../reminders/service';
-import { buildSmsTestApp, outboundTo, profileOf, textJournal, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, outboundTo, profileOf, textJournal, type SmsTestApp } from '../test/sms';
 import { apiClient, buildUser, signIn, type TestUser } from '../test/factories';
 
 /** Issue 27 §3: an account has one time zone, for entry dates, times, exports, text replies and reminders. */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { addDays } from '../journal/dates';
-import { buildSmsTestApp, outboundTo, profileOf, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, outboundTo, profileOf, type SmsTestApp } from '../test/sms';
 import { smsTexts } from '../sms/texts';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
 import { runReminderPass } from './service';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
-import { buildSmsTestApp, outboundTo, profileOf, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, outboundTo, profileOf, type SmsTestApp } from '../test/sms';
 import { smsTexts } from '../sms/texts';
 import { bearer, buildUser, signIn, type BuildUserOptions, type TestUser } from '../test/factories';
 import { promptForDay } from './prompts';

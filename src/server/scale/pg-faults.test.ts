@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, sleep, until } from '../test/processes';
 import { buildUser, type TestUser } from '../test/factories';
-import { buildSmsTestApp, JOURNAL_NUMBER, PUBLIC_URL, serveEnv, startFakeTwilio, TWILIO_SID, twilioSignature, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, JOURNAL_NUMBER, PUBLIC_URL, serveEnv, startFakeTwilio, TWILIO_SID, twilioSignature, type FakeTwilio, type SmsTestApp } from '../test/sms';
 
 const ROUNDS = 5;
 /** People texting; the load spreads over them, a few texts each, as a real evening's does. */

@@ -16,7 +16,7 @@ import {
   twilioSignature,
   type FakeTwilio,
   type SmsTestApp,
-} from '../sms/test-support';
+} from '../test/sms';
 
 const USERS = 1_000;
 /** Every fifth user texts twice; every tenth text is delivered twice by "Twilio", to another instance. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
-import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
-import { SoftwareAuthenticator } from '../auth/passkeys/test-authenticator';
+import { SoftwareAuthenticator } from '../test/passkey-authenticator';
 import { bearer, buildUser, signIn, signInSession, uniqueIp, type TestUser } from '../test/factories';
-import { routeRecorder } from './registered-routes';
+import { routeRecorder } from '../test/registered-routes';
 
 /**
  * Who may call each route. Every route the app registers must have a row here, so a new route

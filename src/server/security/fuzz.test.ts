@@ -8,10 +8,10 @@ import * as journal from '../../shared/journal';
 import * as profile from '../../shared/profile';
 import * as signInByText from '../../shared/sign-in-by-text';
 import * as smsSchemas from '../sms/schemas';
-import { createEntry, journalUser } from '../journal/test-helpers';
+import { createEntry, journalUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, buildUser, signIn, uniqueIp } from '../test/factories';
-import { routeRecorder, type RegisteredRoute } from './registered-routes';
+import { routeRecorder, type RegisteredRoute } from '../test/registered-routes';
 
 /**
  * Random requests to every registered route, shaped by every request schema: the field names the

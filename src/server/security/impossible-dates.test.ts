@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCalendarDay } from '../../shared/validation';
-import { createEntry, journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
 import { parseTickArgs } from '../cli/reminders';
 import { buildTestApp, type TestApp } from '../test/app';
 

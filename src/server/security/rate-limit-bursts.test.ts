@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_FAILURES_PER_WINDOW, SIGN_UPS_PER_WINDOW } from '../../shared/limits';
 import { AUTH_LIMITS } from '../auth/limits';
-import { fixture, postImport } from '../import/test-support';
+import { fixture, postImport } from '../test/import';
 import { IMPORTS_PER_WINDOW } from '../import/service';
-import { journalUser } from '../journal/test-helpers';
+import { journalUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { buildUser, signUpBody, uniqueEmail, uniqueIp, uniquePhone } from '../test/factories';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
-import { type FakeTwilio, outboundTo, postTwilioWebhook, profileOf, type SmsTestApp, TWILIO_SID, withTwilioApp } from './test-support';
+import { type FakeTwilio, outboundTo, postTwilioWebhook, profileOf, type SmsTestApp, TWILIO_SID, withTwilioApp } from '../test/sms';
 
 describe('POST /webhooks/twilio/status', () => {
   let twilio: FakeTwilio;

@@ -3,7 +3,7 @@ import { messages } from '../../shared/messages';
 import { buildUser, uniquePhone } from '../test/factories';
 import { inboundProcessingSettled } from './inbound-job';
 import { sendDueMessages } from './outbound';
-import { buildSmsTestApp, inboundRow, profileOf, startFakeTwilio, type SmsTestApp } from './test-support';
+import { buildSmsTestApp, inboundRow, profileOf, startFakeTwilio, type SmsTestApp } from '../test/sms';
 
 describe('the dev phone (/api/dev/phone)', () => {
   let t: SmsTestApp;

@@ -7,7 +7,7 @@ import { buildApp } from '../app';
 import { manualClock } from '../clock';
 import type { AppContext } from '../context';
 import { createEntry } from '../journal/service';
-import { testImage } from '../journal/test-helpers';
+import { testImage } from '../test/journal';
 import { buildUser } from '../test/factories';
 import { recordInboundText } from './inbound';
 import { inboundProcessingSettled, processInboundMessage, processInboundTexts } from './inbound-job';
@@ -28,7 +28,7 @@ import {
   type FakeMediaHost,
   type SmsTestApp,
   withTwilioApp,
-} from './test-support';
+} from '../test/sms';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

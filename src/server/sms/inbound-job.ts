@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context';
 import type { SmsMessage } from '../db/tables';
 import { AppError } from '../errors';
+import { backoffMs } from '../jobs/backoff';
+import { eachAtOnce, workOffClaims } from '../jobs/claim';
 import type { SmsMedia } from '../journal/sms-entries';
 import { recordedBody } from './inbound';
 import { handleInboundText } from './inbound-rules';
@@ -37,16 +39,22 @@ const startedAt = new WeakMap<AppContext, Date>();
 export async function processInboundTexts(ctx: AppContext, options: { ids?: readonly string[]; onOutcome?: (outcome: Processed) => void } = {}): Promise<InboundRun> {
   const run: InboundRun = { processed: 0, failed: 0 };
   if (!startedAt.has(ctx)) startedAt.set(ctx, ctx.clock.now());
-  while (!sendingStopped(ctx)) {
-    const batch = await claimDue(ctx, startedAt.get(ctx)!, options.ids);
-    if (!batch.length) break;
-    await inLanes(ctx, batch, async (row) => {
-      const outcome = await processClaimed(ctx, row);
-      run[outcome.status]++;
-      options.onOutcome?.(outcome);
-    });
-    if (options.ids) break;
-  }
+  let claims = 0;
+  await workOffClaims({
+    stopped: () => sendingStopped(ctx),
+    claim: async () => {
+      // Given texts are claimed once: those another worker holds are its own.
+      if (options.ids && claims++ > 0) return null;
+      const rows = await claimDue(ctx, startedAt.get(ctx)!, options.ids);
+      return rows.length ? { rows } : null;
+    },
+    handle: (rows) =>
+      inLanes(ctx, rows, async (row) => {
+        const outcome = await processClaimed(ctx, row);
+        run[outcome.status]++;
+        options.onOutcome?.(outcome);
+      }),
+  });
   return run;
 }
 
@@ -64,18 +72,12 @@ export async function processInboundMessage(ctx: AppContext, id: string): Promis
 async function inLanes(ctx: AppContext, rows: SmsMessage[], work: (row: SmsMessage) => Promise<void>): Promise<void> {
   const bySender = new Map<string, SmsMessage[]>();
   for (const row of rows) bySender.set(row.from_number, [...(bySender.get(row.from_number) ?? []), row]);
-  const senders = [...bySender.values()];
-  const lanes = ctx.dbKind === 'postgres' ? POSTGRES_LANES : 1;
-  let next = 0;
-  const lane = async () => {
-    while (next < senders.length) {
-      for (const row of senders[next++]!) {
-        await new Promise((resolve) => setImmediate(resolve));
-        await work(row);
-      }
+  await eachAtOnce([...bySender.values()], ctx.dbKind === 'postgres' ? POSTGRES_LANES : 1, async (texts) => {
+    for (const row of texts) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await work(row);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, senders.length) }, lane));
+  });
 }
 
 /**
@@ -134,7 +136,7 @@ async function processClaimed(ctx: AppContext, row: SmsMessage): Promise<Process
     ctx.metrics.inboundText(handled.kind);
     return { status: 'processed' };
   } catch (err) {
-    const retryIn = Math.min(RETRY_BASE_MS * 2 ** Math.max(row.attempts - 1, 0), RETRY_CAP_MS);
+    const retryIn = backoffMs(row.attempts, RETRY_BASE_MS, RETRY_CAP_MS);
     const at = ctx.clock.now();
     // The reason only, never the text.
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 500);

@@ -15,7 +15,7 @@ import {
   type FakeTwilio,
   type SmsTestApp,
   withTwilioApp,
-} from './test-support';
+} from '../test/sms';
 
 describe('journal texts from a verified user', () => {
   let twilio: FakeTwilio;

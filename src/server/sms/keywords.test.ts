@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { confirmationCodeOf, keywordOf, providerKeywordOf } from './keywords';
-import { JOURNAL_SENTENCES } from './keywords-journal-corpus';
+import { JOURNAL_SENTENCES } from '../test/keywords-journal-corpus';
 
 /** Texts that revoke consent (47 CFR 64.1200(a)(10)): each must opt out. */
 const REVOCATIONS = [

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ENTRY_CONTENT_MAX } from '../../shared/journal';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
-import { createEntry } from '../journal/test-helpers';
+import { createEntry } from '../test/journal';
 import { bearer, buildUser, signIn } from '../test/factories';
 import { EMPTY_TWIML } from './routes';
-import { inboundRow, journalOf, outboundTo, textJournal, withTwilioApp, type SmsTestApp } from './test-support';
+import { inboundRow, journalOf, outboundTo, textJournal, withTwilioApp, type SmsTestApp } from '../test/sms';
 import { smsTexts } from './texts';
 
 /** A text of exactly `length` characters, different per seed so pieces can be told apart. */

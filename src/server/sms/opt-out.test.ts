@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
-import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
+import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../test/sms';
 import { SUPPORT_EMAIL, smsTexts } from './texts';
 
 describe('keywords texted to the journal number', () => {

@@ -3,7 +3,7 @@ import { runReminderPass } from '../reminders/service';
 import { bearer, buildUser, signIn, uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
 import { MAX_RETRY_MS } from './outbound-retry';
-import { type FakeTwilio, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
+import { type FakeTwilio, outboundTo, profileOf, type SmsTestApp, textJournal, withTwilioApp } from '../test/sms';
 
 const METRICS_TOKEN = 'metrics-token-for-outage-tests-0123';
 const TWILIO_DOWN = { status: 500, code: 20500 };

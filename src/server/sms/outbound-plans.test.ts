@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
 import { redactProviderCopies } from './redact';
-import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, TWILIO_SID, type FakeTwilio, type SmsTestApp } from './test-support';
+import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, TWILIO_SID, type FakeTwilio, type SmsTestApp } from '../test/sms';
 
 /** Every statement better-sqlite3 runs while `work` does, by SQL text (seen at the driver, unchanged). */
 async function statementsRunBy(work: () => Promise<unknown>): Promise<Set<string>> {

@@ -3,7 +3,7 @@ import { uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
 import { MAX_RETRY_MS } from './outbound-retry';
 import { releaseUnfinishedSends, stopSending } from './sends-in-flight';
-import { buildSmsTestApp, outboundTo, startFakeTwilio, type FakeTwilio, type SmsTestApp } from './test-support';
+import { buildSmsTestApp, outboundTo, startFakeTwilio, type FakeTwilio, type SmsTestApp } from '../test/sms';
 
 // A request to Twilio that goes unanswered counts as such after this long (15 s in the app).
 const TIMEOUT_MS = 300;

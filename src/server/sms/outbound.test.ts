@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUser, uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
-import { buildSmsTestApp, type FakeTwilio, outboundTo, profileOf, PUBLIC_URL, type SmsTestApp, withTwilioApp } from './test-support';
+import { buildSmsTestApp, type FakeTwilio, outboundTo, profileOf, PUBLIC_URL, type SmsTestApp, withTwilioApp } from '../test/sms';
 
 describe('the outbound sender', () => {
   let twilio: FakeTwilio;

@@ -6,6 +6,7 @@ import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import type { Db } from '../db/database';
 import type { SmsMessage } from '../db/tables';
 import { newTimeOrderedId } from '../ids';
+import { eachAtOnce, workOffClaims } from '../jobs/claim';
 import { deliver, droppedBecause, type SendResult } from './outbound-deliver';
 import { returnSendSlots, sendRateOf, takeSendSlots } from './send-rate';
 import { sendingStopped, trackSend } from './sends-in-flight';
@@ -111,47 +112,38 @@ const SENDS_PER_RUN = 5_000;
  */
 export async function sendDueMessages(ctx: AppContext, options: { limit?: number } = {}): Promise<SendSummary> {
   const summary: SendSummary = { sent: 0, skipped: 0, dropped: 0, failed: 0, gave_up: 0, retrying: 0 };
-  const limit = options.limit ?? SENDS_PER_RUN;
   const rate = sendRateOf(ctx);
   await releaseStaleClaims(ctx, ctx.clock.now());
-  let handled = 0;
-  while (handled < limit && !sendingStopped(ctx)) {
-    const selected = await selectDue(ctx, Math.min(SEND_BATCH, limit - handled));
-    if (selected.length === 0) break;
-    // Texts past their use are dropped here, without a send slot: after an outage they can be many.
-    const now = ctx.clock.now().toISOString();
-    const stale = selected.filter((r) => r.expires_at !== null && r.expires_at <= now && r.unconfirmed_since === null);
-    if (stale.length) {
-      handled += stale.length;
-      summary.dropped += await dropStale(ctx, stale, now);
-    }
-    const due = selected.filter((r) => !stale.includes(r)).map((r) => r.id);
-    if (due.length === 0) continue;
-    const slots = rate ? await takeSendSlots(ctx, due.length, rate) : undefined;
-    if (slots && slots.granted === 0) {
-      comeBackAt(ctx, slots.nextFreeAt);
-      break;
-    }
-    const batch = await claim(ctx, due.slice(0, slots?.granted ?? due.length));
-    if (slots) await returnSendSlots(ctx, slots, slots.granted - batch.length, rate!);
-    if (batch.length === 0) continue;
-    handled += batch.length;
-    let next = 0;
-    const worker = async () => {
-      while (next < batch.length) {
-        const row = batch[next++]!;
+  await workOffClaims({
+    limit: options.limit ?? SENDS_PER_RUN,
+    stopped: () => sendingStopped(ctx),
+    claim: async (room) => {
+      const selected = await selectDue(ctx, Math.min(SEND_BATCH, room));
+      if (selected.length === 0) return null;
+      // Texts past their use are dropped here, without a send slot: after an outage they can be many.
+      const now = ctx.clock.now().toISOString();
+      const stale = selected.filter((r) => r.expires_at !== null && r.expires_at <= now && r.unconfirmed_since === null);
+      if (stale.length) summary.dropped += await dropStale(ctx, stale, now);
+      const due = selected.filter((r) => !stale.includes(r)).map((r) => r.id);
+      if (due.length === 0) return { rows: [], used: stale.length };
+      const slots = rate ? await takeSendSlots(ctx, due.length, rate) : undefined;
+      if (slots && slots.granted === 0) {
+        comeBackAt(ctx, slots.nextFreeAt);
+        return null;
+      }
+      const batch = await claim(ctx, due.slice(0, slots?.granted ?? due.length));
+      if (slots) await returnSendSlots(ctx, slots, slots.granted - batch.length, rate!);
+      return { rows: batch, used: stale.length + batch.length };
+    },
+    handle: (batch) =>
+      eachAtOnce(batch, SEND_CONCURRENCY, async (row) => {
         // Shutting down: what has not started goes back to the queue for another sender.
-        if (sendingStopped(ctx)) {
-          await releaseClaim(ctx, row.id);
-          continue;
-        }
+        if (sendingStopped(ctx)) return releaseClaim(ctx, row.id);
         const result = await trackSend(ctx, row.id, () => deliver(ctx, row));
         summary[result]++;
         ctx.metrics.outboundText(result);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, batch.length) }, worker));
-  }
+      }),
+  });
   return summary;
 }
 

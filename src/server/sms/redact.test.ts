@@ -17,7 +17,7 @@ import {
   textJournal,
   TWILIO_SID,
   withTwilioApp,
-} from './test-support';
+} from '../test/sms';
 
 describe("redacting Twilio's copies", () => {
   let twilio: FakeTwilio;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
+import { eachAtOnce, workOffClaims } from '../jobs/claim';
 import { SmsSendError } from '../providers/sms/types';
 import { nextTryAt } from './outbound-retry';
 
@@ -44,16 +45,17 @@ interface RedactionSummary {
 export async function redactProviderCopies(ctx: AppContext): Promise<RedactionSummary> {
   const summary: RedactionSummary = { redacted: 0, retrying: 0, gaveUp: 0 };
   if (!redactionOn(ctx)) return summary;
-  for (let handled = 0; handled < PER_RUN; ) {
-    const rows = await claim(ctx);
-    if (rows.length === 0) break;
-    handled += rows.length;
-    let next = 0;
-    const worker = async () => {
-      while (next < rows.length) summary[await redactOne(ctx, rows[next++]!)]++;
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
-  }
+  await workOffClaims({
+    limit: PER_RUN,
+    claim: async () => {
+      const rows = await claim(ctx);
+      return rows.length ? { rows } : null;
+    },
+    handle: (rows) =>
+      eachAtOnce(rows, CONCURRENCY, async (row) => {
+        summary[await redactOne(ctx, row)]++;
+      }),
+  });
   return summary;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
 import { takeSendSlots } from './send-rate';
-import { buildSmsTestApp, startFakeTwilio, type FakeTwilio, type SmsTestApp } from './test-support';
+import { buildSmsTestApp, startFakeTwilio, type FakeTwilio, type SmsTestApp } from '../test/sms';
 
 const MESSAGING_SERVICE = 'MG' + 'ab'.repeat(16);
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uniquePhone } from '../test/factories';
 import { enqueueSms, sendDueMessages } from './outbound';
 import { releaseUnfinishedSends, sendingStopped, stopSending } from './sends-in-flight';
-import { buildSmsTestApp, startFakeTwilio, type FakeTwilio, type SmsTestApp } from './test-support';
+import { buildSmsTestApp, startFakeTwilio, type FakeTwilio, type SmsTestApp } from '../test/sms';
 
 /** A Twilio that takes requests and never answers, as one does when the network hangs mid-send. */
 async function startHangingTwilio() {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserEvent } from '../events';
 import { buildUser, uniquePhone } from '../test/factories';
 import { sendDueMessages } from './outbound';
-import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, PUBLIC_URL, type SmsTestApp, textJournal, withTwilioApp } from './test-support';
+import { type FakeTwilio, inboundRow, journalOf, outboundTo, profileOf, PUBLIC_URL, type SmsTestApp, textJournal, withTwilioApp } from '../test/sms';
 
 describe('who is texting', () => {
   let twilio: FakeTwilio;

@@ -19,7 +19,7 @@ import {
   type FakeMediaHost,
   type SmsTestApp,
   withTwilioApp,
-} from './test-support';
+} from '../test/sms';
 
 describe('POST /webhooks/twilio/sms with Twilio', () => {
   let mediaHost: FakeMediaHost;

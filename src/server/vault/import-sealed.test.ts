@@ -4,10 +4,10 @@ import type { SealedJournalEntry, ServedEntriesPage } from '../../shared/journal
 import type { VaultSegment } from '../../shared/vault';
 import type { SealedImportEntry, SealedImportResult } from '../../shared/vault-import';
 import { vaultMessages } from '../../shared/vault-messages';
-import { createEntry, journalUser, listEntries, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, listEntries, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
-import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, vaultRequest, type BrowserKeys } from './test-support';
-import { databaseCanRead, serverOpensText, storageCanRead } from './zero-access';
+import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
+import { databaseCanRead, serverOpensText, storageCanRead } from '../test/vault-zero-access';
 
 const errors = vaultMessages.errors;
 const importKey = () => randomBytes(32).toString('base64url');

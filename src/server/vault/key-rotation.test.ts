@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../keys/rotate';
-import { multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
-import { buildSmsTestApp, type SmsTestApp } from '../sms/test-support';
+import { multipart, testImage, type JournalTestUser } from '../test/journal';
+import { buildSmsTestApp, type SmsTestApp } from '../test/sms';
 import { bearer, buildUser, signIn } from '../test/factories';
-import { browserKeys, sealJournal, turnOn } from './test-support';
+import { browserKeys, sealJournal, turnOn } from '../test/vault';
 
 describe('jotline keys rotate and the vault', () => {
   const storage = mkdtempSync(join(tmpdir(), 'jotline-vault-keys-'));

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { vaultMessages } from '../../shared/vault-messages';
-import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
-import { buildSmsTestApp, textJournal, type SmsTestApp } from '../sms/test-support';
+import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
+import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 import { buildUser, bearer, signIn } from '../test/factories';
 import { newId } from '../ids';
 import { sealEntryText } from '../journal/entry-cipher';
 import { ownerSalt } from '../journal/owner';
 import { bumpRevision } from '../journal/repo';
 import { loadSodium } from '../crypto/sodium';
-import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from './test-support';
-import { databaseCanRead, storageCanRead } from './zero-access';
+import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
+import { databaseCanRead, storageCanRead } from '../test/vault-zero-access';
 
 describe('turning the vault on seals the journal already written', () => {
   let t: SmsTestApp;

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { addDays, localDate } from '../journal/dates';
 import { inboundProcessingSettled } from '../sms/inbound-job';
-import { buildSmsTestApp, inboundRow, newMessageSid, postTwilioWebhook, TWILIO_SID, JOURNAL_NUMBER, type SmsTestApp } from '../sms/test-support';
+import { buildSmsTestApp, inboundRow, newMessageSid, postTwilioWebhook, TWILIO_SID, JOURNAL_NUMBER, type SmsTestApp } from '../test/sms';
 import { sendDueMessages } from '../sms/outbound';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
 import { vaultMessages } from '../../shared/vault-messages';
-import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from './test-support';
+import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
 
 // A Vault user's words are sealed to the vault's public key by the webhook, before anything is
 // written: a thief holding the master key and a copy of the data (the SQLite file and its WAL, or

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
-import { createEntry, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
-import { buildSmsTestApp, type SmsTestApp } from '../sms/test-support';
+import { createEntry, multipart, testImage, type JournalTestUser } from '../test/journal';
+import { buildSmsTestApp, type SmsTestApp } from '../test/sms';
 import { bearer, buildUser, signIn } from '../test/factories';
 import { sealVaults } from './seal-journal';
-import { browserKeys, sealedWrite, turnOn, vaultRequest } from './test-support';
-import { databaseCanRead, storageCanRead } from './zero-access';
+import { browserKeys, sealedWrite, turnOn, vaultRequest } from '../test/vault';
+import { databaseCanRead, storageCanRead } from '../test/vault-zero-access';
 
 // Turning the vault on seals the journal in the server: no tab has to stay open, a killed instance's
 // work goes on at the next pass, and the readable photo files a sealed entry replaced go at once.

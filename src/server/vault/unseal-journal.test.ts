@@ -3,10 +3,10 @@ import type { JournalEntry } from '../../shared/journal';
 import type { OpenedEntryInput, SealedEntry } from '../../shared/vault';
 import { VAULT_FILE_MAGIC } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
-import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
-import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from './test-support';
-import { storageCanRead } from './zero-access';
+import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
+import { storageCanRead } from '../test/vault-zero-access';
 
 const errors = vaultMessages.errors;
 

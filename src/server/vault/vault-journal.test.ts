@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SealedJournalEntry, ServedEntriesPage } from '../../shared/journal';
 import { vaultMessages } from '../../shared/vault-messages';
-import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
-import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, type BrowserKeys } from './test-support';
-import { databaseCanRead, storageCanRead } from './zero-access';
+import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, type BrowserKeys } from '../test/vault';
+import { databaseCanRead, storageCanRead } from '../test/vault-zero-access';
 
 const errors = vaultMessages.errors;
 

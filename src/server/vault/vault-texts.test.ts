@@ -3,11 +3,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ENTRY_CONTENT_MAX } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { JournalEntryRow } from '../db/tables';
-import { inboundRow, mmsFields, PUBLIC_URL, textJournal, withTwilioApp, type FakeMediaHost, type FakeTwilio, type SmsTestApp } from '../sms/test-support';
+import { inboundRow, mmsFields, PUBLIC_URL, textJournal, withTwilioApp, type FakeMediaHost, type FakeTwilio, type SmsTestApp } from '../test/sms';
 import { sendDueMessages } from '../sms/outbound';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
-import { browserKeys, sealedWrite, sealJournal, turnOn, vaultRequest, type BrowserKeys } from './test-support';
-import { databaseCanRead } from './zero-access';
+import { browserKeys, sealedWrite, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
+import { databaseCanRead } from '../test/vault-zero-access';
 
 // 10:00 in New York (buildUser's zone) on Monday 23 November 2026.
 const MORNING = new Date('2026-11-23T15:00:00Z');

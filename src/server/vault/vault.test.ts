@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vaultMessages } from '../../shared/vault-messages';
-import { journalUser, type JournalTestUser } from '../journal/test-helpers';
+import { journalUser, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
-import { browserKeys, vaultRequest, wrappedKeys } from './test-support';
+import { browserKeys, vaultRequest, wrappedKeys } from '../test/vault';
 
 const errors = vaultMessages.errors;
 

@@ -10,14 +10,14 @@ import { buildApp } from '../app';
 import { manualClock } from '../clock';
 import { loadConfig } from '../config';
 import type { AppContext } from '../context';
-import { multipart, testImage, type JournalTestUser } from '../journal/test-helpers';
+import { multipart, testImage, type JournalTestUser } from '../test/journal';
 import { processInboundMessage } from '../sms/inbound-job';
-import { mmsFields, newMessageSid, startFakeMediaHost, type FakeMediaHost } from '../sms/test-support';
+import { mmsFields, newMessageSid, startFakeMediaHost, type FakeMediaHost } from '../test/sms';
 import type { TestApp } from '../test/app';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
 import { loadSodium } from '../crypto/sodium';
-import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, type BrowserKeys } from './test-support';
-import { cacheCanRead, databaseCanRead, serverOpensFile, serverOpensText, storageCanRead, storedFilesOf } from './zero-access';
+import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, type BrowserKeys } from '../test/vault';
+import { cacheCanRead, databaseCanRead, serverOpensFile, serverOpensText, storageCanRead, storedFilesOf } from '../test/vault-zero-access';
 
 // The Vault's promise, checked end to end: after a text, an MMS photo and a web entry, nothing the
 // server keeps (database rows, files, log lines, its journal in memory) holds them in a form it can

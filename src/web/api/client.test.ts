@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest, refreshIfExpiring } from './client';
 import { ApiError, NetworkError } from './errors';
-import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from './fake-api';
+import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../test/fake-api';
 import { setProofPrompt } from './proof';
 import { sessionStore } from './session-store';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { manualClock } from '../../clock';
 import { loadConfig } from '../../config';
-import { SoftwareAuthenticator } from '../passkeys/test-authenticator';
+import { SoftwareAuthenticator } from '../../test/passkey-authenticator';
 import { signUpBody } from '../../test/factories';
 import { createAccount } from '../sign-up';
 import { hashPassword } from '../passwords';

@@ -3,7 +3,7 @@ import { generateSync } from 'otplib';
 import { afterAll, expect, it } from 'vitest';
 import { masterKeyId } from '../../crypto/encryption';
 import { rotateMasterKey } from '../../keys/rotate';
-import { buildSmsTestApp, type SmsTestApp } from '../../sms/test-support';
+import { buildSmsTestApp, type SmsTestApp } from '../../test/sms';
 import { apiClient, buildUser, signIn } from '../../test/factories';
 
 const keyA = randomBytes(32).toString('base64');

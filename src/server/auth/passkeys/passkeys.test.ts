@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityMessages } from '../../../shared/second-factor';
 import { buildTestApp, type TestApp } from '../../test/app';
 import { apiClient, buildUser, signIn, type TestUser } from '../../test/factories';
-import { SoftwareAuthenticator } from './test-authenticator';
+import { SoftwareAuthenticator } from '../../test/passkey-authenticator';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { ENTRY_CONTENT_MAX } from '../../../shared/journal';
 import { PHOTO_PDF_EXPORTS_PER_WINDOW } from '../../../shared/limits';
-import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../../journal/test-helpers';
+import { createEntry, journalUser, multipart, testImage, type JournalTestUser } from '../../test/journal';
 import { buildTestApp, type TestApp } from '../../test/app';
 import type { ExportInput } from '../format';
 import { pdfWorkers, ExportWorkerPool } from './pool';

@@ -8,7 +8,7 @@ import { HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException, 
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../shared/journal';
-import { createEntry, multipart, type JournalTestUser } from '../../journal/test-helpers';
+import { createEntry, multipart, type JournalTestUser } from '../../test/journal';
 import { buildTestApp } from '../../test/app';
 import { bearer, buildUser, signIn } from '../../test/factories';
 import { createS3Storage, StorageKeyExistsError, type S3StorageSettings } from './s3';

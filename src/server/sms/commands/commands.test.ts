@@ -21,7 +21,7 @@ import {
   type FakeTwilio,
   type SmsTestApp,
   withTwilioApp,
-} from '../test-support';
+} from '../../test/sms';
 
 const t_ = messages.textCommands;
 // 10:00 in New York (buildUser's zone) on Monday 23 November 2026.

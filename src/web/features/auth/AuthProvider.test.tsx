@@ -1,9 +1,9 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from './guards';
-import { renderApp, markerRoute } from './render-app';
+import { renderApp, markerRoute } from '../../test/render-app';
 
 const routes = [{ path: '/journal', element: <RequireAuth><p>journal page</p></RequireAuth> }, markerRoute('/sign-in'), markerRoute('/')];
 

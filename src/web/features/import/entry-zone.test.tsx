@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { journalCopy } from '../journal/copy';
 import { EntryCard } from '../journal/EntryCard';
-import { buildEntry, installJournalApi, renderJournal } from '../journal/test-support';
+import { buildEntry, installJournalApi, renderJournal } from '../../test/journal';
 
 beforeEach(() => {
   installJournalApi();

@@ -2,13 +2,13 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { fakeSession, installFakeApi, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../auth/guards';
-import { markerRoute, renderApp } from '../auth/render-app';
+import { markerRoute, renderApp } from '../../test/render-app';
 import { JournalPage } from '../../pages/journal/JournalPage';
 import { SettingsPage } from '../../pages/settings/SettingsPage';
-import { buildProfile } from '../../pages/settings/test-support';
+import { buildProfile } from '../../test/settings';
 import { journalNumberVCard } from './vcard';
 import { loadAccountMenu } from '../../pages/journal/AccountMenu';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { JournalWorkspace } from './JournalWorkspace';
-import { installJournalApi, json, page, renderJournal, stats, type JournalApi } from './test-support';
+import { installJournalApi, json, page, renderJournal, stats, type JournalApi } from '../../test/journal';
 
 const account = (over: Record<string, unknown>) => ({
   id: 'user-1',

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { journalCopy } from './copy';
 import { EntryCard } from './EntryCard';
-import { buildEntry, buildPhoto, failure, installJournalApi, json, renderJournal, type JournalApi } from './test-support';
+import { buildEntry, buildPhoto, failure, installJournalApi, json, renderJournal, type JournalApi } from '../../test/journal';
 
 const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
 let api: JournalApi;

@@ -5,7 +5,7 @@ import { ENTRY_CONTENT_MAX } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
 import { EntryCard } from './EntryCard';
 import { JournalWorkspace } from './JournalWorkspace';
-import { buildEntry, installJournalApi, json, page, renderJournal, type JournalApi } from './test-support';
+import { buildEntry, installJournalApi, json, page, renderJournal, type JournalApi } from '../../test/journal';
 
 let api: JournalApi;
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { journalCopy } from './copy';
 import { EntryCard } from './EntryCard';
 import { searchMarkRanges } from './search-marks';
-import { buildEntry, installJournalApi, renderJournal } from './test-support';
+import { buildEntry, installJournalApi, renderJournal } from '../../test/journal';
 
 beforeEach(() => {
   installJournalApi();

@@ -2,11 +2,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { fakeSession } from '../../api/fake-api';
+import { fakeSession } from '../../test/fake-api';
 import { journalCopy } from './copy';
 import { fileNameFrom } from './export-download';
 import { ExportModal } from './ExportModal';
-import { failure, installJournalApi, json, pending, renderJournal, stats, type JournalApi } from './test-support';
+import { failure, installJournalApi, json, pending, renderJournal, stats, type JournalApi } from '../../test/journal';
 
 let api: JournalApi;
 let downloads: { name: string; href: string }[];

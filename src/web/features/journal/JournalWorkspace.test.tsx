@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { journalCopy } from './copy';
 import { JournalWorkspace } from './JournalWorkspace';
-import { buildEntry, failure, installJournalApi, json, page, pending, renderJournal, stats, type JournalApi } from './test-support';
+import { buildEntry, failure, installJournalApi, json, page, pending, renderJournal, stats, type JournalApi } from '../../test/journal';
 import { CHECKOUT_SESSION_STORAGE_KEY } from './useCheckoutReturn';
 
 const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));

@@ -6,7 +6,7 @@ import { photosTooLargeMessage } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
 import { journalCopy } from './copy';
 import { NewEntryModal } from './NewEntryModal';
-import { buildEntry, failure, installJournalApi, json, pending, photoFile, renderJournal, type JournalApi } from './test-support';
+import { buildEntry, failure, installJournalApi, json, pending, photoFile, renderJournal, type JournalApi } from '../../test/journal';
 
 const MB = 1024 * 1024;
 const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { OnThisDay } from './OnThisDay';
-import { buildEntry, failure, installJournalApi, json, renderJournal, type JournalApi } from './test-support';
+import { buildEntry, failure, installJournalApi, json, renderJournal, type JournalApi } from '../../test/journal';
 
 let api: JournalApi;
 beforeEach(() => {

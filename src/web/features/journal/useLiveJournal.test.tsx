@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { fakeSession, installFakeApi, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { journalKeys } from './queries';
 import { LIVE_RECONNECT_MS, LIVE_REFRESH_DEBOUNCE_MS, useLiveJournal } from './useLiveJournal';

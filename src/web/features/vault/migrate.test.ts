@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SealedEntry, VaultView } from '../../../shared/vault';
-import { fakeSession, installFakeApi, reply } from '../../api/fake-api';
+import { fakeSession, installFakeApi, reply } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { entryFromSegments, openWholeJournal } from './migrate';
 import { createVault, sealSegment, type NewVault } from './vault-crypto';

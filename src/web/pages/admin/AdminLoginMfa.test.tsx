@@ -2,11 +2,11 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
-import { renderApp } from '../../features/auth/render-app';
+import { renderApp } from '../../test/render-app';
 import { AdminLoginPage } from './AdminLoginPage';
-import { guarded } from './admin-test-support';
+import { guarded } from '../../test/admin';
 
 const routes = [
   { path: '/admin/login', element: <AdminLoginPage /> },

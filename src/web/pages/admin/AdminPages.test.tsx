@@ -3,15 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { previewText, RESULT_PREVIEW_LENGTH, smsTestMessage } from '../../../shared/admin';
 import { messages } from '../../../shared/messages';
-import { apiError, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, installFakeApi, reply, type FakeApi } from '../../test/fake-api';
 import { trialExpiry } from '../../features/admin/format';
-import { renderApp } from '../../features/auth/render-app';
+import { renderApp } from '../../test/render-app';
 import { AdminDashboardPage } from './AdminDashboardPage';
 import { AdminSmsTestingPage } from './AdminSmsTestingPage';
 import { AdminSubscribersPage } from './AdminSubscribersPage';
 import { AdminTrialUsersPage } from './AdminTrialUsersPage';
 import { AdminUserManagementPage } from './AdminUserManagementPage';
-import { guarded, login, signInAsAdmin } from './admin-test-support';
+import { guarded, login, signInAsAdmin } from '../../test/admin';
 
 let api: FakeApi;
 beforeEach(() => {

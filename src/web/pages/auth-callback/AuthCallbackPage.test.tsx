@@ -1,10 +1,10 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
-import { renderApp, markerRoute } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../test/render-app';
 import { AuthCallbackPage } from './AuthCallbackPage';
 
 const routes = [

@@ -2,8 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, installFakeApi, reply } from '../../api/fake-api';
-import { renderApp } from '../../features/auth/render-app';
+import { apiError, installFakeApi, reply } from '../../test/fake-api';
+import { renderApp } from '../../test/render-app';
 import { DevBillingPortalPage } from './DevBillingPortalPage';
 
 afterEach(() => {

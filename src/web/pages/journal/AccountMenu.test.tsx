@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { fakeSession, installFakeApi, reply } from '../../api/fake-api';
+import { fakeSession, installFakeApi, reply } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 
 /** The journal page with its modules fresh, so the account menu's code is not loaded yet. */
@@ -12,7 +12,7 @@ async function freshJournal() {
   const [{ JournalPage }, { RequireAuth }, { renderApp }] = await Promise.all([
     import('./JournalPage'),
     import('../../features/auth/guards'),
-    import('../../features/auth/render-app'),
+    import('../../test/render-app'),
   ]);
   return renderApp([{ path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> }], ['/journal']);
 }

@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
-import { markerRoute, renderApp } from '../../features/auth/render-app';
+import { markerRoute, renderApp } from '../../test/render-app';
 import { JournalPage } from './JournalPage';
 
 const routes = [{ path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> }, markerRoute('/sign-in')];

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../test/fake-api';
 import { RedirectIfSignedIn, RequireAuth } from '../../features/auth/guards';
 import { savePendingVerification } from '../../features/auth/pending-verification';
-import { renderApp, markerRoute } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../test/render-app';
 import { AuthCallbackPage } from '../auth-callback/AuthCallbackPage';
 import { SignUpPage } from '../sign-up/SignUpPage';
 import { PhoneVerificationPage } from './PhoneVerificationPage';

@@ -2,9 +2,9 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
-import { renderApp, markerRoute } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../test/render-app';
 import { ResetPasswordPage } from './ResetPasswordPage';
 
 const routes = [{ path: '/reset-password', element: <ResetPasswordPage /> }, markerRoute('/sign-in')];

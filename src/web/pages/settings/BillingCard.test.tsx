@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, reply } from '../../api/fake-api';
+import { apiError, reply } from '../../test/fake-api';
 import { settingsCopy } from './copy';
 import { browser } from './settings-queries';
-import { buildProfile, expiredSubscription, installSettingsApi, paidSubscription, renderSettings, toasts, trialSubscription } from './test-support';
+import { buildProfile, expiredSubscription, installSettingsApi, paidSubscription, renderSettings, toasts, trialSubscription } from '../../test/settings';
 
 afterEach(() => {
   vi.unstubAllGlobals();

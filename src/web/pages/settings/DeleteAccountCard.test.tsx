@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, reply } from '../../api/fake-api';
+import { apiError, reply } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
-import { installSettingsApi, renderSettings, toasts } from './test-support';
+import { installSettingsApi, renderSettings, toasts } from '../../test/settings';
 
 const copy = messages.accountDeletion;
 

@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportProgress } from '../../../shared/import';
 import { messages } from '../../../shared/messages';
 import type { SealedImportEntry } from '../../../shared/vault-import';
-import { reply } from '../../api/fake-api';
+import { reply } from '../../test/fake-api';
 import { lockVault, unlockVault } from '../../features/vault/key-store';
 import { loadSodium } from '../../features/vault/sodium';
 import { openSegment } from '../../features/vault/vault-crypto';
-import { installSettingsApi, renderSettings } from './test-support';
+import { installSettingsApi, renderSettings } from '../../test/settings';
 
 /** A fake XMLHttpRequest: the test sends upload progress and the server's answer. */
 class FakeXhr {

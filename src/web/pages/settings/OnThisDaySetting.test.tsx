@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { buildProfile, findControls, installSettingsApi, renderSettings } from './test-support';
+import { buildProfile, findControls, installSettingsApi, renderSettings } from '../../test/settings';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reply } from '../../api/fake-api';
+import { reply } from '../../test/fake-api';
 import { securityCopy } from '../../features/security/copy';
-import { buildProfile, installSettingsApi, renderSettings } from './test-support';
+import { buildProfile, installSettingsApi, renderSettings } from '../../test/settings';
 
 afterEach(() => {
   vi.unstubAllGlobals();

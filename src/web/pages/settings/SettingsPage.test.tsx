@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages, titled } from '../../../shared/messages';
-import { apiError, reply } from '../../api/fake-api';
+import { apiError, reply } from '../../test/fake-api';
 import { JOURNAL_NUMBER_DISPLAY, JOURNAL_NUMBER_SMS_HREF } from '../../components/marketing/journalNumber';
 import { settingsCopy } from './copy';
-import { buildProfile, findControls, installSettingsApi, renderSettings, toasts } from './test-support';
+import { buildProfile, findControls, installSettingsApi, renderSettings, toasts } from '../../test/settings';
 
 afterEach(() => {
   vi.unstubAllGlobals();

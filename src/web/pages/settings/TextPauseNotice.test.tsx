@@ -2,8 +2,8 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, reply } from '../../api/fake-api';
-import { buildProfile, findControls, installSettingsApi, renderSettings, toasts } from './test-support';
+import { apiError, reply } from '../../test/fake-api';
+import { buildProfile, findControls, installSettingsApi, renderSettings, toasts } from '../../test/settings';
 
 const copy = messages.textPause;
 const DAY_MS = 86_400_000;

@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, reply } from '../../api/fake-api';
+import { apiError, reply } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { settingsCopy } from './copy';
-import { findControls, installSettingsApi, renderSettings, toasts } from './test-support';
+import { findControls, installSettingsApi, renderSettings, toasts } from '../../test/settings';
 import { loadAccountMenu } from '../journal/AccountMenu';
 
 // The menu's code is in before the page renders, as it is once the reader has moved: a press then lands

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paidSubscription, trialSubscription, expiredSubscription } from './test-support';
+import { paidSubscription, trialSubscription, expiredSubscription } from '../../test/settings';
 import { planState } from './plan-badge';
 import { minuteOptions, toTwelveHour, toTwentyFourHour } from './reminder-time';
 import { timezoneOptions } from '../../features/time-zone/zones';

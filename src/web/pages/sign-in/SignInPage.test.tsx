@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RedirectIfSignedIn, RequireAuth } from '../../features/auth/guards';
-import { renderApp, markerRoute } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../test/render-app';
 import { SignInPage } from './SignInPage';
 
 const routes = [

@@ -2,9 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
-import { apiError, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, installFakeApi, networkDown, reply, type FakeApi } from '../../test/fake-api';
 import { RedirectIfSignedIn } from '../../features/auth/guards';
-import { renderApp } from '../../features/auth/render-app';
+import { renderApp } from '../../test/render-app';
 import { SignInPage } from './SignInPage';
 
 const copy = messages.signInByText;

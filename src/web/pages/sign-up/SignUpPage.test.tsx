@@ -2,9 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages, titled } from '../../../shared/messages';
-import { apiError, installFakeApi, networkDown, reply, type FakeApi } from '../../api/fake-api';
+import { apiError, installFakeApi, networkDown, reply, type FakeApi } from '../../test/fake-api';
 import { loadPendingVerification } from '../../features/auth/pending-verification';
-import { renderApp, markerRoute } from '../../features/auth/render-app';
+import { renderApp, markerRoute } from '../../test/render-app';
 import { SignUpPage } from './SignUpPage';
 
 function ProbeVerification() {

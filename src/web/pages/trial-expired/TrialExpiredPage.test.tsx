@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { ApiError } from '../../api/errors';
-import { fakeSession, installFakeApi, reply } from '../../api/fake-api';
+import { fakeSession, installFakeApi, reply } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
-import { markerRoute, renderApp } from '../../features/auth/render-app';
+import { markerRoute, renderApp } from '../../test/render-app';
 import { checkoutBrowser } from '../../features/billing';
 import { TrialExpiredPage } from './TrialExpiredPage';
 

@@ -15,7 +15,7 @@ import { readImportFile } from './read-file';
 import { importIntoVault, type VaultImportDeps } from './vault-import';
 
 // The fixtures the server's import tests read: the browser must make of them what the server does.
-const fixture = (name: string) => new Uint8Array(readFileSync(join(process.cwd(), 'src/server/import/fixtures', name)));
+const fixture = (name: string) => new Uint8Array(readFileSync(join(process.cwd(), 'src/server/test/fixtures', name)));
 const NOW = new Date('2026-05-10T12:00:00Z');
 
 interface Sent {

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { StrictMode, type ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type InitialEntry, type RouteObject } from 'react-router';
 import { toast, Toaster } from 'sonner';
-import { AuthProvider } from './AuthProvider';
+import { AuthProvider } from '../features/auth/AuthProvider';
 
 /** Test-only: renders routes the way App does (query client, auth, toasts) on a memory router. */
 export function renderApp(routes: RouteObject[], initialEntries: InitialEntry[] = ['/'], { strict = false } = {}) {

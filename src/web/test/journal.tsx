@@ -4,10 +4,10 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { toast, Toaster } from 'sonner';
 import { vi } from 'vitest';
-import type { EntriesPage, JournalEntry, JournalStats } from '../../../shared/journal';
-import { fakeSession } from '../../api/fake-api';
-import { sessionStore } from '../../api/session-store';
-import { AuthProvider } from '../auth/AuthProvider';
+import type { EntriesPage, JournalEntry, JournalStats } from '../../shared/journal';
+import { fakeSession } from './fake-api';
+import { sessionStore } from '../api/session-store';
+import { AuthProvider } from '../features/auth/AuthProvider';
 
 /**
  * Test-only: the HTTP API faked at the fetch boundary with real Response objects (headers,

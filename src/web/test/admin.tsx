@@ -1,6 +1,6 @@
-import { fakeSession, reply, type FakeApi } from '../../api/fake-api';
-import { sessionStore } from '../../api/session-store';
-import { RequireAdmin } from '../../features/admin/RequireAdmin';
+import { fakeSession, reply, type FakeApi } from './fake-api';
+import { sessionStore } from '../api/session-store';
+import { RequireAdmin } from '../features/admin/RequireAdmin';
 import type { ReactNode } from 'react';
 
 /** Test-only helpers for the admin pages. */

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { Session } from './types';
+import type { Session } from '../api/types';
 
 /**
  * Test-only: a fake of the HTTP API at the fetch boundary. Routes are 'METHOD /path' (query

@@ -1,10 +1,10 @@
 import { screen, within } from '@testing-library/react';
-import type { ProfileResponse, SubscriptionResponse } from '../../../shared/profile';
-import { fakeSession, installFakeApi, reply, type FakeApi } from '../../api/fake-api';
-import { sessionStore } from '../../api/session-store';
-import { RequireAuth } from '../../features/auth/guards';
-import { renderApp, markerRoute } from '../../features/auth/render-app';
-import { SettingsPage } from './SettingsPage';
+import type { ProfileResponse, SubscriptionResponse } from '../../shared/profile';
+import { fakeSession, installFakeApi, reply, type FakeApi } from './fake-api';
+import { sessionStore } from '../api/session-store';
+import { RequireAuth } from '../features/auth/guards';
+import { renderApp, markerRoute } from './render-app';
+import { SettingsPage } from '../pages/settings/SettingsPage';
 
 /** Test-only helpers for the settings page, faking the API at the fetch boundary. */
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { VaultSegment, VaultView, WrappedKeys } from '../../shared/vault';
 import { VAULT_FILE_MAGIC } from '../../shared/vault';
-import type { JournalTestUser } from '../journal/test-helpers';
-import type { TestApp } from '../test/app';
+import type { JournalTestUser } from './journal';
+import type { TestApp } from './app';
 import { sealFileBytes, sealSegment, sealText } from '../crypto/sealed-box';
 import { loadSodium } from '../crypto/sodium';
 

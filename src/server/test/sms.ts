@@ -12,12 +12,12 @@ import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import type { SmsMessage } from '../db/tables';
-import { testImage } from '../journal/test-helpers';
+import { testImage } from './journal';
 import { createTwilioSms } from '../providers/sms/twilio';
-import { buildTestApp, type TestApp } from '../test/app';
-import { bearer, signIn } from '../test/factories';
+import { buildTestApp, type TestApp } from './app';
+import { bearer, signIn } from './factories';
 import { JOURNAL_NUMBER, startFakeTwilio, TWILIO_SID, type FakeTwilio } from './fake-twilio';
-import { inboundProcessingSettled } from './inbound-job';
+import { inboundProcessingSettled } from '../sms/inbound-job';
 
 export { JOURNAL_NUMBER, startFakeTwilio, TWILIO_SID, type FakeTwilio, type FakeTwilioMessage } from './fake-twilio';
 export const TWILIO_TOKEN = 'test-twilio-auth-token';

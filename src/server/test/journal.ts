@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import type { JournalEntry } from '../../shared/journal';
-import type { TestApp } from '../test/app';
-import { bearer, buildUser, signIn, type BuildUserOptions } from '../test/factories';
+import type { TestApp } from './app';
+import { bearer, buildUser, signIn, type BuildUserOptions } from './factories';
 
 export interface JournalTestUser {
   id: string;

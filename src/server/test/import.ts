@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { expect } from 'vitest';
 import type { ImportProgress } from '../../shared/import';
-import type { TestApp } from '../test/app';
-import { multipart, testImage } from '../journal/test-helpers';
-import { importsSettled } from './runner';
+import type { TestApp } from './app';
+import { multipart, testImage } from './journal';
+import { importsSettled } from '../import/runner';
 
 export const fixturePath = (name: string) => join(__dirname, 'fixtures', name);
 export const fixture = (name: string) => readFileSync(fixturePath(name));
