@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../../shared/messages';
+import { SYSTEM_SUBJECT } from '../../crypto/encryption';
 import { runReminderPass } from '../../reminders/service';
 import { apiClient, buildUser, signIn } from '../../test/factories';
 import { handleInboundText } from '../inbound-rules';
@@ -288,7 +289,7 @@ describe('text commands', () => {
           status: 'pending',
           from_number: JOURNAL_NUMBER,
           to_number: user.phone,
-          body: t.ctx.cipher.encrypt('system', 'system', 'x'),
+          body: t.ctx.cipher.encrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, 'x'),
           send_after: MORNING.toISOString(),
           created_at: MORNING.toISOString(),
           updated_at: MORNING.toISOString(),
