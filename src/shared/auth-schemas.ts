@@ -169,6 +169,11 @@ export const updateUserSchema = z.object({
   password: passwordSchema,
 });
 
+/** POST /api/auth/verify/resend: the e-mail's confirmation link (the default), or the phone's verification text. */
+export const resendVerificationSchema = z
+  .object({ type: z.enum(['email', 'sms'], { error: messages.generic.invalidInput }).default('email') })
+  .default({ type: 'email' });
+
 /** POST /api/auth/logout. */
 export const logoutSchema = z.object({
   /** local: this session only; global: every session of the user. */

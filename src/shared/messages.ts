@@ -106,6 +106,15 @@ export const messages = {
     lapses: (time: string) => `Verify by ${time} or this sign-up lapses; while you use Jotline here, that time moves on.`,
     replyYes: 'Text YES',
     changeNumber: 'Use another number',
+    resend: 'Send the text again',
+    resending: 'Sending...',
+    resent: 'Text sent. Reply YES to it from your phone.',
+    resendFailed: 'The text could not be sent. Please try again.',
+    alreadyVerified: 'This phone is already verified.',
+    verifiedElsewhere: 'Another account has verified this phone number. Sign up again with a number of your own.',
+    textsOff: (journalNumber: string) =>
+      `Texts to this phone are off because it texted STOP. Text START to ${journalNumber} from it, then send the text again.`,
+    resendLimited: 'Too many verification texts today. Reply YES to one already sent, or try again tomorrow.',
     textsLandHere: (phone: string) => `Text from ${phone} and it lands here.`,
   },
   /** The link e-mailed at sign-up, and the journal's quiet reminder until it is opened. */
@@ -476,9 +485,6 @@ export const messages = {
   importer: {
     title: 'Import',
     lead: 'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl journal (its text file or JSON export), or a Jotline export (the ZIP with photos, or JSON). Importing the same file again adds nothing.',
-    /** With the Vault on, the fingerprints of imports made before it are not kept: say so rather than promise. */
-    leadVault:
-      'Bring your old journal with you: a Day One export (Journal.json, or the ZIP with photos), a jrnl journal (its text file or JSON export), or a Jotline export (the ZIP with photos, or JSON). Importing the same file again adds nothing, except a file imported before the Vault was turned on: its entries would come in a second time.',
     fileLabel: 'Journal file',
     start: 'Import',
     uploading: 'Uploading',

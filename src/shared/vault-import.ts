@@ -33,3 +33,16 @@ export interface SealedImportEntry {
 export interface SealedImportResult {
   entries: Array<{ id: string; imported: boolean }>;
 }
+
+/**
+ * GET /api/vault/imported: what came in by import before the Vault was on. Fingerprints are
+ * HMAC-SHA256 of an entry's or photo's origin (shared/import/types.ts) under the journal's `key`,
+ * base64url; `fingerprints` are those still readable (the journal is being sealed), `sealed` those
+ * sealed to the vault's public key (base64 crypto_box_seal of the base64url fingerprint).
+ */
+export interface ImportedFingerprints {
+  /** base64url, 32 bytes. */
+  key: string;
+  fingerprints: string[];
+  sealed: string[];
+}

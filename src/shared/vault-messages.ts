@@ -50,6 +50,7 @@ export const vaultMessages = {
     lockedTitle: 'Vault locked',
     lockedLead: 'Your journal is sealed. Unlock it with your vault passphrase, or your recovery code, to read and write it here. Signing in opens your account, not your vault.',
     locked: 'Your vault is locked. Unlock it to read your journal.',
+    exportLocked: 'Your vault is locked. Unlock it to export: your journal is opened and exported here, in your browser.',
     lock: 'Lock vault',
     loading: 'Loading your vault…',
     unopenable: '[This part could not be opened with your vault key.]',

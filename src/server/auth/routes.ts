@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   logoutSchema,
   recoverSchema,
+  resendVerificationSchema,
   signUpRequestSchema,
   tokenRequestSchema,
   updateUserSchema,
@@ -29,6 +30,7 @@ import { textSignInLink } from './sign-in-by-text';
 import { signUp } from './sign-up';
 import { refreshSession } from './sessions';
 import { verificationEventRoutes } from './verification-events';
+import { resendVerificationText } from './verification-texts';
 
 
 /** /api/auth: sign-up, phone verification, sessions, recovery, the signed-in user. */
@@ -106,7 +108,12 @@ export async function authRoutes(plain: FastifyInstance): Promise<void> {
       return { ...presentUser(await getAccount(ctx, id)), second_factors: await secondFactorsOf(ctx.db, id) };
     });
 
-    signedIn.post('/verify/resend', async (request) => {
+    // The e-mail's confirmation link, or ({type: "sms"}) the phone's verification text, sent again.
+    signedIn.post('/verify/resend', { schema: { body: resendVerificationSchema } }, async (request, reply) => {
+      if (request.body.type === 'sms') {
+        await resendVerificationText(ctx, currentUser(request).id, clientOf(request));
+        return reply.status(204).send();
+      }
       await sendEmailVerification(ctx, currentUser(request).id);
       return {};
     });

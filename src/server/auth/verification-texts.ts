@@ -1,10 +1,15 @@
 import { sql } from 'kysely';
+import { messages } from '../../shared/messages';
+import { formatUsPhone } from '../../shared/site';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
-import { hit, rateLimitKey, type RateLimit } from '../rate-limit';
+import { conflict, rateLimited } from '../errors';
+import { hit, isLimited, rateLimitKey, recordHit, type RateLimit } from '../rate-limit';
 import { enqueueSms } from '../sms/outbound';
 import { accountLabel, smsTexts } from '../sms/texts';
+import type { Client } from './limits';
 import { PENDING_SIGN_UP_MS } from './pending-sign-ups';
+import { findPhoneHolder } from './phone-claims';
 
 const DAY_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
@@ -53,14 +58,17 @@ export async function verificationSendTime(db: Db, now: Date, perHour: number): 
   return new Date(Math.max(now.getTime(), hour));
 }
 
-/** Queues the text that asks the phone's owner to confirm this account; it lapses with the sign-up. */
-export async function queueVerificationText(ctx: AppContext, signUp: { userId: string; phone: string; email: string; dueAt: Date }): Promise<void> {
+/**
+ * Queues the text that asks the phone's owner to confirm this account; it lapses with the sign-up.
+ * The sign-up's own text is queued once however often it is retried; one sent again on request is not.
+ */
+export async function queueVerificationText(ctx: AppContext, signUp: { userId: string; phone: string; email: string; dueAt: Date; again?: boolean }): Promise<void> {
   await enqueueSms(ctx, {
     userId: signUp.userId,
     to: signUp.phone,
     body: smsTexts.verification(accountLabel(signUp.email)),
     kind: 'verification',
-    dedupeKey: `verification:${signUp.userId}`,
+    dedupeKey: signUp.again ? undefined : `verification:${signUp.userId}`,
     dueAt: signUp.dueAt,
     expiresAt: new Date(signUp.dueAt.getTime() + PENDING_SIGN_UP_MS),
   });
@@ -76,4 +84,49 @@ export async function countHeldVerificationTexts(ctx: AppContext): Promise<numbe
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(row?.count ?? 0);
+}
+
+/** The daily allowances bound the texts we pay for: the simulator's (development) cost nothing. */
+const paidTexts = (ctx: AppContext) => !ctx.simulators.sms;
+
+/**
+ * "Send the text again" from the journal's "Verify your phone": the sign-up's verification text, to
+ * its phone, once more. It counts against the same daily allowances as a sign-up's text (the number's
+ * and the client address's), and keeps the sign-up from lapsing before the text can be answered. A
+ * number that texted STOP gets no text from us until it texts START, and is told so.
+ */
+export async function resendVerificationText(ctx: AppContext, userId: string, client: Client): Promise<void> {
+  const profile = await ctx.db
+    .selectFrom('profiles')
+    .innerJoin('users', 'users.id', 'profiles.id')
+    .select(['profiles.phone_number', 'profiles.phone_verified', 'profiles.is_opted_out', 'profiles.verification_expires_at', 'users.email'])
+    .where('profiles.id', '=', userId)
+    .executeTakeFirst();
+  const copy = messages.accountState;
+  if (!profile || profile.phone_verified === 1) throw conflict(copy.alreadyVerified);
+  const phone = profile.phone_number;
+  const holder = await findPhoneHolder(ctx.db, phone);
+  if (holder && holder.id !== userId) throw conflict(copy.verifiedElsewhere);
+  // STOP marks every account on the number (sms/opt-out.ts), as does the carrier's refusal of a text to it.
+  if (profile.is_opted_out === 1) throw conflict(copy.textsOff(formatUsPhone(ctx.config.journalNumber)));
+  if (paidTexts(ctx)) {
+    if (await isLimited(ctx, verificationIpKey(client.ip), VERIFICATION_TEXT_LIMITS.perIp)) throw rateLimited(copy.resendLimited);
+    if (!(await takePhoneAllowance(ctx, phone))) throw rateLimited(copy.resendLimited);
+  }
+  const now = ctx.clock.now();
+  const dueAt = await verificationSendTime(ctx.db, now, ctx.config.verificationTextsPerHour);
+  const lapsesAt = new Date(dueAt.getTime() + PENDING_SIGN_UP_MS).toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    // The sign-up waits for the text it was just sent (held back by the hourly ceiling, it waits longer).
+    await trx
+      .updateTable('profiles')
+      .set({ verification_expires_at: lapsesAt })
+      .where('id', '=', userId)
+      .where('phone_verified', '=', 0)
+      .where((eb) => eb.or([eb('verification_expires_at', 'is', null), eb('verification_expires_at', '<', lapsesAt)]))
+      .execute();
+    await queueVerificationText({ ...ctx, db: trx }, { userId, phone, email: profile.email, dueAt, again: true });
+  });
+  if (paidTexts(ctx)) await recordHit(ctx, verificationIpKey(client.ip));
+  ctx.outbox.kick();
 }

@@ -3,7 +3,6 @@ import type { ExportQuery } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import { invalidInput, rateLimited } from '../errors';
-import type { CachedEntry } from '../journal/cache';
 import { localDate } from '../journal/dates';
 import { loadOwner } from '../journal/owner';
 import { takeExportAllowance } from './allowance';
@@ -30,10 +29,6 @@ const FORMATS = {
   json: { contentType: 'application/json; charset=utf-8', render: renderJson },
 } as const;
 
-/** Newest day first; within a day, the latest written first. */
-const newestFirst = (a: CachedEntry, b: CachedEntry) =>
-  a.entry_date !== b.entry_date ? (a.entry_date < b.entry_date ? 1 : -1) : a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0;
-
 /**
  * GET /api/export: the journal (or the days from..to, both inclusive) as one file. Needs only
  * sign-in, so a user whose access ended can still take their journal away. Rate-limited (see
@@ -41,9 +36,8 @@ const newestFirst = (a: CachedEntry, b: CachedEntry) =>
  */
 export async function exportJournal(ctx: AppContext, userId: string, query: ExportQuery): Promise<ExportFile> {
   const owner = await loadOwner(ctx, userId);
-  const entries = (await ctx.journalCache.entries(userId))
-    .filter((e) => (!query.from || e.entry_date >= query.from) && (!query.to || e.entry_date <= query.to))
-    .sort(newestFirst);
+  // In the journal's own order (shared/journal-order.ts): newest day first, a day's SMS parts in order.
+  const entries = (await ctx.journalCache.entries(userId)).filter((e) => (!query.from || e.entry_date >= query.from) && (!query.to || e.entry_date <= query.to));
   if (entries.length === 0) throw invalidInput(query.from || query.to ? messages.entries.exportEmptyRange : messages.entries.exportEmpty);
   const embedsPhotos = query.format === 'pdf' && query.photos && entries.some((e) => e.photos.length > 0);
   // Checked before the allowance is spent: a busy moment must not use up the user's exports.

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { countWords } from '../../shared/journal';
 import { ENTRY_REASONS, type ImportReason } from '../../shared/import';
@@ -11,6 +10,7 @@ import { vaultMessages } from '../../shared/vault-messages';
 import { insertPhotos } from '../photos/repo';
 import { writingPhotoFiles } from '../photos/service';
 import { saveProgress, type ImportJob } from './jobs-repo';
+import { fingerprinter } from './fingerprints';
 import { preparePhotos, storePhotoFiles } from './photos';
 import type { ImportReader } from './reader/client';
 import { entryExample, type ReasonTally } from './reasons';
@@ -39,11 +39,6 @@ interface ChunkWriter {
 /** The job was taken over by another instance: this one writes nothing more. */
 export class ClaimLost extends Error {}
 
-/** A keyed hash of where an entry or photo came from: the stored fingerprint says nothing about it. */
-function fingerprintOf(ctx: AppContext, userId: string, origin: string): string {
-  return createHmac('sha256', ctx.keys.storedHashes).update(`import:${userId}:${origin}`).digest('base64url');
-}
-
 interface Planned {
   entry: ImportedEntry;
   fingerprint: string;
@@ -67,10 +62,13 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
     if (ENTRY_REASONS.has(reason)) state.skipped += 1;
     else if (reason.startsWith('photo_')) state.photos_skipped += 1;
   };
-  const fp = (origin: string) => fingerprintOf(ctx, userId, origin);
-
-  const photoFps = new Map(entries.flatMap((e) => e.photos.map((p) => [p, fp(p.origin)] as const)));
-  const known = await repo.knownFingerprints(ctx.db, userId, [...entries.map((e) => fp(e.origin)), ...photoFps.values()]);
+  // A keyed hash of where an entry or photo came from (fingerprints.ts): it says nothing about it.
+  const fingerprintsOf = fingerprinter(ctx, userId);
+  const entryFps = new Map(entries.map((e) => [e, fingerprintsOf(e.origin)] as const));
+  const photoFps = new Map(entries.flatMap((e) => e.photos.map((p) => [p, fingerprintsOf(p.origin)] as const)));
+  const everyFp = [...entryFps.values(), ...photoFps.values()].flatMap((f) => [f.current, f.earlier]);
+  const known = await repo.knownFingerprints(ctx.db, userId, everyFp);
+  const knownAs = (f: { current: string; earlier: string }) => known.get(f.current) ?? known.get(f.earlier);
   const own = await repo.existingEntryIds(ctx.db, userId, entries.flatMap((e) => e.originalId ?? []));
   const ownPhotos = await repo.existingPhotoIds(ctx.db, userId, entries.flatMap((e) => e.photos.flatMap((p) => p.originalId ?? [])));
 
@@ -81,10 +79,10 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
       continue;
     }
     for (const item of entry.leftOut) leave(item.reason, `${item.example} (${entry.entryDate})`);
-    const fingerprint = fp(entry.origin);
-    const existing = known.get(fingerprint) ?? (entry.originalId && own.has(entry.originalId) ? entry.originalId : null);
+    const fingerprint = entryFps.get(entry)!.current;
+    const existing = knownAs(entryFps.get(entry)!) ?? (entry.originalId && own.has(entry.originalId) ? entry.originalId : null);
     if (existing) leave('already_imported', entryExample(entry));
-    const photos = entry.photos.filter((p) => !known.has(photoFps.get(p)!) && !(p.originalId && ownPhotos.has(p.originalId)));
+    const photos = entry.photos.filter((p) => !knownAs(photoFps.get(p)!) && !(p.originalId && ownPhotos.has(p.originalId)));
     for (const photo of photos.filter((p) => !p.path)) leave('photo_not_in_file', `${photo.fileName} (${entry.entryDate})`);
     planned.push({ entry, fingerprint, existing, photos: photos.filter((p) => p.path) });
   }
@@ -144,7 +142,7 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
       for (const { photo, prepared } of ready) {
         const row = await storePhotoFiles(ctx, owner, entryId, prepared, written);
         photoRows.push({ ...row, position: position++ });
-        importRows.push({ user_id: userId, fingerprint: photoFps.get(photo)!, entry_id: entryId, imported_at: now });
+        importRows.push({ user_id: userId, fingerprint: photoFps.get(photo)!.current, entry_id: entryId, imported_at: now });
         state.photos_imported += 1;
       }
     }

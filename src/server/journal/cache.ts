@@ -1,7 +1,8 @@
 import { openPhotoRows } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
-import { listOrder, type CachedEntry } from './cached-entry';
+import { inListOrder } from '../../shared/journal-order';
+import type { CachedEntry } from './cached-entry';
 import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, findJournalSeal, listEntries, listEntryPhotos, listPhotos } from './repo';
@@ -37,7 +38,7 @@ function bytesOf(entry: CachedEntry): number {
 }
 
 function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {
-  return { ...entry, photos, foldedTags: entry.tags.map((t) => t.toLowerCase()), searchText: searchableText(entry) };
+  return { ...entry, photos, foldedTags: entry.tags.map((t) => t.toLowerCase()), searchText: searchableText(entry), placed_at: entry.created_at };
 }
 
 /**
@@ -124,8 +125,7 @@ export class JournalCache {
     for (const { row, photos } of changed) {
       if (row) entries.push(toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos)));
     }
-    entries.sort(listOrder);
-    this.store(userId, journalOf(revision, entries, before.vault));
+    this.store(userId, journalOf(revision, inListOrder(entries), before.vault));
   }
 
   forget(userId: string): void {
@@ -149,7 +149,7 @@ export class JournalCache {
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);
     }
-    const entries = rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? []));
+    const entries = inListOrder(rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [])));
     const journal = journalOf(revision, entries, vault);
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryFilterSchema } from '../../shared/journal';
-import { listOrder, type CachedEntry } from './cached-entry';
+import { inListOrder } from '../../shared/journal-order';
+import type { CachedEntry } from './cached-entry';
 import { pageOfEntries, searchableText, searchTerms } from './search';
 
 // Few words, so terms are common, rare and absent in turn, and phrases sometimes span two words.
@@ -26,7 +27,7 @@ interface EntrySpec {
   photos: boolean;
 }
 
-/** A journal in list order: by date, newest first, then by creation, newest first. */
+/** A journal in list order (shared/journal-order.ts). */
 function journal(specs: EntrySpec[]): CachedEntry[] {
   const entries = specs.map((spec, i) => {
     const at = `2026-02-${String(spec.day).padStart(2, '0')}T12:00:00.000Z`;
@@ -38,14 +39,15 @@ function journal(specs: EntrySpec[]): CachedEntry[] {
       source: spec.source,
       entry_date: at.slice(0, 10),
       word_count: spec.words.length,
-      created_at: `2026-02-01T00:00:${String(specs.length - i).padStart(4, '0')}Z`,
+      created_at: new Date(Date.UTC(2026, 1, 1) + (specs.length - i) * 1000).toISOString(),
       updated_at: at,
       photos: spec.photos ? [{ id: `p${i}` }] : [],
       foldedTags: spec.tags.map((t) => t.toLowerCase()),
       searchText: searchableText({ title: spec.title, content: spec.words.join(' '), tags: spec.tags }),
     } as unknown as CachedEntry;
   });
-  return entries.sort(listOrder);
+  // Placed as the cache places them (a day's SMS parts in order).
+  return inListOrder(entries);
 }
 
 describe('pages of a search', () => {

@@ -19,17 +19,17 @@ function entryMatcher(filter: Omit<EntryFilter, 'q' | 'limit' | 'cursor'>): (ent
 }
 
 /** Where a page ends: the last entry's place in the list order, opaque to clients. */
-type Cursor = Pick<CachedEntry, 'entry_date' | 'created_at' | 'id'>;
+type Cursor = Pick<CachedEntry, 'entry_date' | 'placed_at' | 'id'>;
 
 export function encodeCursor(entry: Cursor): string {
-  return Buffer.from(JSON.stringify([entry.entry_date, entry.created_at, entry.id])).toString('base64url');
+  return Buffer.from(JSON.stringify([entry.entry_date, entry.placed_at, entry.id])).toString('base64url');
 }
 
 export function decodeCursor(cursor: string): Cursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'string')) {
-      return { entry_date: value[0] as string, created_at: value[1] as string, id: value[2] as string };
+      return { entry_date: value[0] as string, placed_at: value[1] as string, id: value[2] as string };
     }
   } catch {
     // fall through

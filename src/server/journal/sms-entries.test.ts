@@ -50,8 +50,9 @@ describe('texts land in the day entry', () => {
     const long = 'word '.repeat(4_500).trim();
     const appended = await appendSmsToDayEntry(ctx, { userId: user.id, messageId: newId(), text: long, receivedAt: t.clock.now(), media: [] });
     const { entries } = await listEntries(t, user);
-    expect(entries[0]!.id).toBe(appended.entryId);
-    expect(entries.map((e) => e.content.length)).toEqual([long.length - 20_000, 10_000, 10_000, 'A short morning note.'.length]);
+    // The day's parts in order, the last one the text ended in.
+    expect(entries.at(-1)!.id).toBe(appended.entryId);
+    expect(entries.map((e) => e.content.length)).toEqual(['A short morning note.'.length, 10_000, 10_000, long.length - 20_000]);
   });
 
   it("uses the profile's timezone for the day", async () => {

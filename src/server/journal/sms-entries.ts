@@ -292,12 +292,13 @@ async function appendSegment(ctx: AppContext, trx: Db, day: DayAppend, entry: Jo
 
 /**
  * Starts the day's next SMS entries after `latest`, one per piece of text; returns the last one's id.
- * Each is timed a millisecond after the part before it, so the journal (newest first) lists the
- * day's parts next to each other, the continuation just above the part it continues.
+ * Each carries the time of the text that started it (a millisecond after the part before, should
+ * that be later), so parts run in time as in number; the journal lists them in order, each just
+ * below the part it continues (shared/journal-order.ts).
  */
 async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<DayWritten> {
   let part = latest.sms_part;
-  let createdAt = new Date(latest.created_at).getTime();
+  let createdAt = Math.max(day.receivedAt.getTime(), new Date(latest.created_at).getTime() + 1) - 1;
   // A Vault day goes on sealed, as a new entry would be; while it is turned off, sealed after a sealed part.
   const sealedTo = newEntriesSealedTo(day) ?? (latest.sealed !== null ? day.vault!.public_key : null);
   // Sealed words are one segment, never split (the webhook's limit keeps them far below an entry's).

@@ -1,10 +1,11 @@
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ENTRY_CONTENT_MAX } from '../../shared/journal';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { createEntry } from '../test/journal';
 import { bearer, buildUser, signIn } from '../test/factories';
 import { EMPTY_TWIML } from './routes';
-import { inboundRow, journalOf, outboundTo, textJournal, withTwilioApp, type SmsTestApp } from '../test/sms';
+import { exportedJournalOf, inboundRow, journalOf, outboundTo, textJournal, withTwilioApp, type SmsTestApp } from '../test/sms';
 import { smsTexts } from './texts';
 
 /** A text of exactly `length` characters, different per seed so pieces can be told apart. */
@@ -69,9 +70,9 @@ describe('a day of texts past the 10,000-character entry limit', () => {
     const sms = journal.filter((e) => e.source === 'sms');
     expect(sms).toHaveLength(2);
     expect(sms.every((e) => e.entry_date === '2026-05-04' && e.content.length <= ENTRY_CONTENT_MAX)).toBe(true);
-    // Newest first: the continuation directly above the entry it continues.
-    const [continuation, first] = sms;
-    expect(journal.indexOf(first!) - journal.indexOf(continuation!)).toBe(1);
+    // The day's parts read in order: the continuation directly below the entry it continues.
+    const [first, continuation] = sms;
+    expect(journal.indexOf(continuation!) - journal.indexOf(first!)).toBe(1);
     // Every text is there once, in the order sent.
     expect(`${first!.content}\n\n${continuation!.content}`).toBe(texts.join('\n\n'));
     expect(first!.content.split('\n\n')).toHaveLength(6);
@@ -82,9 +83,57 @@ describe('a day of texts past the 10,000-character entry limit', () => {
     const user = await buildUser(t);
     for (let i = 0; i < 7; i++) await textJournal(t, user.phone, textOf(1600, `more${i}`));
     await textJournal(t, user.phone, 'A short one.');
-    const [continuation, first, ...rest] = await journalOf(t, user.id);
+    const [first, continuation, ...rest] = await journalOf(t, user.id);
     expect(rest).toEqual([]);
     expect(first!.content.split('\n\n')).toHaveLength(6);
     expect(continuation!.content).toBe(`${textOf(1600, 'more6')}\n\nA short one.`);
+  });
+
+  it('lists and exports part two after part one, at the time of its own first text, in the list, search and every export', async () => {
+    t.clock.set(new Date('2026-05-06T13:00:00Z'));
+    const user = await buildUser(t, { timezone: 'America/New_York' });
+    const writer = async () => {
+      const token = await signIn(t, user);
+      return { id: user.id, token, headers: bearer(token) };
+    };
+    // Texts 0-5 fill part one (9 AM to 9:50 AM); text 6, at 10 AM, starts part two. A web entry at 9:35 AM.
+    for (let i = 0; i < 7; i++) {
+      await textJournal(t, user.phone, textOf(1600, `text${i}`));
+      t.clock.advance(10 * 60_000);
+      if (i === 3) await createEntry(t, await writer(), { content: 'Written on the web', entry_date: '2026-05-06' });
+    }
+    const { headers } = await writer();
+    const parts = (entries: ReadonlyArray<{ source: string; created_at: string }>) => entries.filter((e) => e.source === 'sms').map((e) => e.created_at);
+    const inOrder = ['2026-05-06T13:00:00.000Z', '2026-05-06T14:00:00.000Z'];
+
+    const listed = await journalOf(t, user.id);
+    expect(parts(listed)).toEqual(inOrder);
+    expect(listed.map((e) => e.source)).toEqual(['web', 'sms', 'sms']);
+    // Page by page, the cursor keeps the same order.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `?limit=1&cursor=${cursor}` : '?limit=1';
+      const res = await t.app.inject({ method: 'GET', url: `/api/entries${query}`, headers });
+      const page = res.json() as { entries: Array<{ id: string }>; nextCursor: string | null };
+      paged.push(...page.entries.map((e) => e.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(listed.map((e) => e.id));
+
+    const found = await t.app.inject({ method: 'GET', url: '/api/entries?q=text', headers });
+    expect(parts(found.json().entries)).toEqual(inOrder);
+
+    expect(parts(await exportedJournalOf(t, user.id))).toEqual(inOrder);
+    const text = (await t.app.inject({ method: 'GET', url: '/api/export?format=txt', headers })).body;
+    expect(text.indexOf('text0')).toBeLessThan(text.indexOf('text6'));
+    expect(text.indexOf('text6')).toBeGreaterThan(text.indexOf('text5'));
+    expect(text).toContain('9:00 AM · Text message');
+    expect(text).toContain('10:00 AM · Text message');
+    const zip = unzipSync(new Uint8Array((await t.app.inject({ method: 'GET', url: '/api/export?format=zip', headers })).rawPayload));
+    const dayOne = JSON.parse(strFromU8(zip['Journal.json']!)) as { entries: Array<{ creationDate: string; jotline: { source: string } }> };
+    expect(dayOne.entries.filter((e) => e.jotline.source === 'sms').map((e) => e.creationDate)).toEqual(['2026-05-06T13:00:00Z', '2026-05-06T14:00:00Z']);
+    const pdf = await t.app.inject({ method: 'GET', url: '/api/export?format=pdf', headers });
+    expect(pdf.statusCode).toBe(200);
   });
 });

@@ -8,6 +8,8 @@ export type VaultRow = VaultsTable;
 
 /** A Vault import's keys (import-sealed.ts) sit beside the server's own import fingerprints, told apart by this prefix. */
 export const VAULT_IMPORT_PREFIX = 'vault:';
+/** Import fingerprints from before the Vault, sealed to its public key (vault/import-fingerprints.ts). */
+export const SEALED_FINGERPRINT_PREFIX = 'sealed:';
 
 export async function findVault(db: Db, userId: string): Promise<VaultRow | undefined> {
   return db.selectFrom('vaults').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -69,8 +71,14 @@ export async function dropReadableLeftovers(db: Db, userId: string): Promise<voi
     .where('body', 'is not', null)
     .execute();
   await db.deleteFrom('journal_sms_undo').where('user_id', '=', userId).execute();
-  // A Vault import's keys stay: made under a key only the browser holds, they confirm no guess.
-  await db.deleteFrom('journal_imports').where('user_id', '=', userId).where('fingerprint', 'not like', `${VAULT_IMPORT_PREFIX}%`).execute();
+  // A Vault import's keys stay: made under a key only the browser holds, they confirm no guess; so do
+  // the fingerprints sealed to the vault's key. Those made under the server's key alone go.
+  await db
+    .deleteFrom('journal_imports')
+    .where('user_id', '=', userId)
+    .where('fingerprint', 'not like', `${VAULT_IMPORT_PREFIX}%`)
+    .where('fingerprint', 'not like', `${SEALED_FINGERPRINT_PREFIX}%`)
+    .execute();
 }
 
 /** Turning the vault off: the sealed bodies of the user's texts cannot be opened here; they go. */

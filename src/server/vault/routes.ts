@@ -4,6 +4,7 @@ import { PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
 import { vaultMessages } from '../../shared/vault-messages';
 import { currentUser, requireUser } from '../auth/authenticate';
 import { requireFreshProof, tellOwner } from '../auth/fresh-proof';
+import { importedFingerprints } from './import-fingerprints';
 import { importedEntriesSchema, saveImportedEntries } from './import-sealed';
 import { openedEntriesSchema, sealedBatchQuery, vaultKeysSchema } from './schemas';
 import { sealNextBatch } from './seal-journal';
@@ -45,6 +46,8 @@ export async function vaultRoutes(plain: FastifyInstance): Promise<void> {
     saveOpenedEntries(ctx, currentUser(request).id, request.body),
   );
   // An import read and sealed in the browser; its photos follow through POST /api/entries/:id/photos.
+  // What came in by import before the Vault, for the browser to check a file against.
+  app.get('/imported', async (request) => importedFingerprints(ctx, currentUser(request).id));
   app.post('/imported', { bodyLimit: IMPORTED_BODY_LIMIT, schema: { body: importedEntriesSchema } }, async (request) =>
     saveImportedEntries(ctx, currentUser(request).id, request.body),
   );

@@ -4,6 +4,7 @@ import { vaultMessages } from '../../shared/vault-messages';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { changeJournal } from '../journal/changes';
+import { sealImportFingerprints } from './import-fingerprints';
 import * as repo from './repo';
 import { sealEntries } from '../journal/seal-entries';
 import { getVault } from './service';
@@ -81,6 +82,7 @@ async function finishSealing(ctx: AppContext, userId: string): Promise<void> {
     const vault = await repo.findVault(trx, userId);
     if (!vault || vault.state === 'unsealing') return { entryId: '' };
     if ((await repo.entriesToConvert(trx, userId, false, 1)).length > 0) return { entryId: '' };
+    await sealImportFingerprints(trx, userId, vault.public_key);
     await repo.dropReadableLeftovers(trx, userId);
     if (vault.state === 'sealing') await repo.updateVault(trx, userId, { state: 'on', updated_at: ctx.clock.now().toISOString() });
     return { entryId: '' };

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
 import { JournalWorkspace } from './JournalWorkspace';
-import { installJournalApi, json, page, renderJournal, stats, type JournalApi } from '../../test/journal';
+import { failure, installJournalApi, json, page, renderJournal, stats, type JournalApi } from '../../test/journal';
 
 const account = (over: Record<string, unknown>) => ({
   id: 'user-1',
@@ -38,6 +38,44 @@ describe('the account above the journal', () => {
     expect(within(notice).getByRole('button', { name: messages.accountState.changeNumber })).toBeInTheDocument();
     expect(await screen.findByText('Your entries will appear here.')).toBeInTheDocument();
     expect(screen.queryByText(/and it lands here/)).not.toBeInTheDocument();
+  });
+
+  it('sends the verification text again: "Sending..." while it goes, then says it was sent', async () => {
+    api.on('GET /api/auth/user', json(200, account({ phone_verified: false, sign_up_lapses_at: '2026-03-03T20:15:00.000Z' })));
+    let answer!: () => void;
+    api.on('POST /api/auth/verify/resend', () => new Promise((resolve) => (answer = () => resolve({ status: 204 }))));
+    renderJournal(<JournalWorkspace />);
+    const notice = await screen.findByRole('region', { name: messages.accountState.verifyPhoneTitle });
+    await userEvent.click(within(notice).getByRole('button', { name: messages.accountState.resend }));
+    expect(within(notice).getByRole('button', { name: messages.accountState.resending })).toBeDisabled();
+    expect(api.to('POST /api/auth/verify/resend').map((r) => r.json)).toEqual([{ type: 'sms' }]);
+    answer();
+    expect(await within(notice).findByRole('status')).toHaveTextContent(messages.accountState.resent);
+    // Sent: not again from here (the daily allowance is small), until the page is opened again.
+    expect(within(notice).getByRole('button', { name: messages.accountState.resend })).toBeDisabled();
+  });
+
+  it('says why the text was not sent (texts off after STOP), and lets the person try again once they texted START', async () => {
+    api.on('GET /api/auth/user', json(200, account({ phone_verified: false, sign_up_lapses_at: '2026-03-03T20:15:00.000Z' })));
+    const off = messages.accountState.textsOff('(202) 555-0123');
+    api.on('POST /api/auth/verify/resend', failure(409, off, 'CONFLICT'), json(204));
+    renderJournal(<JournalWorkspace />);
+    const notice = await screen.findByRole('region', { name: messages.accountState.verifyPhoneTitle });
+    await userEvent.click(within(notice).getByRole('button', { name: messages.accountState.resend }));
+    expect(await within(notice).findByRole('alert')).toHaveTextContent(off);
+    await userEvent.click(within(notice).getByRole('button', { name: messages.accountState.resend }));
+    expect(await within(notice).findByRole('status')).toHaveTextContent(messages.accountState.resent);
+    expect(within(notice).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says the text could not be sent when the server fails, without its words', async () => {
+    api.on('GET /api/auth/user', json(200, account({ phone_verified: false, sign_up_lapses_at: '2026-03-03T20:15:00.000Z' })));
+    api.on('POST /api/auth/verify/resend', failure(500, 'Internal error', 'INTERNAL'));
+    renderJournal(<JournalWorkspace />);
+    const notice = await screen.findByRole('region', { name: messages.accountState.verifyPhoneTitle });
+    await userEvent.click(within(notice).getByRole('button', { name: messages.accountState.resend }));
+    expect(await within(notice).findByRole('alert')).toHaveTextContent(messages.accountState.resendFailed);
+    expect(within(notice).getByRole('button', { name: messages.accountState.resend })).toBeEnabled();
   });
 
   it('asks quietly to confirm the e-mail address, and sends the link again', async () => {

@@ -5,6 +5,7 @@ import type { AuthUser } from '../../../shared/auth-schemas';
 import { messages } from '../../../shared/messages';
 import { formatUsPhone } from '../../../shared/site';
 import { apiRequest } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { Button } from '../../components/ui/Button';
 import { useSignOut } from '../auth/useSignOut';
 import { useJournalNumber } from '../journal-number';
@@ -39,9 +40,13 @@ export function AccountBanners() {
   );
 }
 
+/** The server's refusal (texts off after STOP, too many today) as it says it; anything else, the generic failure. */
+const resendError = (error: unknown) => (error instanceof ApiError && error.status < 500 ? error.message : copy.resendFailed);
+
 function VerifyPhone({ user }: { user: AuthUser }) {
   const number = useJournalNumber();
   const signOut = useSignOut();
+  const resend = useMutation({ mutationFn: () => apiRequest('POST', '/api/auth/verify/resend', { body: { type: 'sms' } }) });
   return (
     <section aria-label={copy.verifyPhoneTitle} className="rounded-2xl border border-amber-300 bg-amber-50 px-4 py-4 text-sm text-amber-950 sm:px-5">
       <div className="flex gap-3">
@@ -54,10 +59,23 @@ function VerifyPhone({ user }: { user: AuthUser }) {
             <a href={`sms:${number.e164}?body=YES`} className="inline-flex items-center rounded-full bg-amber-700 px-3.5 py-1.5 font-medium text-white hover:bg-amber-800">
               {copy.replyYes}
             </a>
+            <Button variant="secondary" size="sm" disabled={resend.isPending || resend.isSuccess} onClick={() => resend.mutate()}>
+              {resend.isPending ? copy.resending : copy.resend}
+            </Button>
             <Button variant="secondary" size="sm" onClick={() => void signOut().then(() => window.location.assign('/sign-up'))}>
               {copy.changeNumber}
             </Button>
           </div>
+          {resend.isSuccess && (
+            <p role="status" className="text-amber-900">
+              {copy.resent}
+            </p>
+          )}
+          {resend.isError && (
+            <p role="alert" className="font-medium text-red-700">
+              {resendError(resend.error)}
+            </p>
+          )}
         </div>
       </div>
     </section>

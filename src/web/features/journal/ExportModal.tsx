@@ -3,6 +3,7 @@ import { Switch } from 'radix-ui';
 import { useId, useState } from 'react';
 import type { ExportFormat } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
+import { vaultMessages } from '../../../shared/vault-messages';
 import { ApiError } from '../../api/errors';
 import { Alert } from '../../components/ui/Alert';
 import { Button } from '../../components/ui/Button';
@@ -13,6 +14,8 @@ import { downloadExport } from './export-download';
 import { labelClasses } from './form-styles';
 import { Modal } from './Modal';
 import { useStats } from './queries';
+import { useVaultJournal } from './vault-mode';
+import { VaultUnlockHere } from './VaultLockedPanel';
 
 const FORMATS: { value: ExportFormat; label: string; hint: string; wide?: boolean }[] = [
   { value: 'pdf', label: 'PDF', hint: 'A printable book of your entries' },
@@ -30,6 +33,8 @@ const FORMATS: { value: ExportFormat; label: string; hint: string; wide?: boolea
  */
 export function ExportModal({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const [exporting, setExporting] = useState(false);
+  // A Vault journal is exported here, in the browser: locked, the dialog offers the unlock first.
+  const locked = useVaultJournal() === 'locked';
   return (
     <Modal
       open={open}
@@ -37,7 +42,11 @@ export function ExportModal({ open, onOpenChange }: { open: boolean; onOpenChang
       title="Export your journal"
       description="Take a copy of your entries with you, any time."
     >
-      <ExportForm exporting={exporting} setExporting={setExporting} onDone={() => onOpenChange(false)} />
+      {locked ? (
+        <VaultUnlockHere reason={vaultMessages.journal.exportLocked} />
+      ) : (
+        <ExportForm exporting={exporting} setExporting={setExporting} onDone={() => onOpenChange(false)} />
+      )}
     </Modal>
   );
 }

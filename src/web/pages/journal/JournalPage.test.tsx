@@ -1,13 +1,18 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../shared/messages';
+import { vaultMessages } from '../../../shared/vault-messages';
 import { fakeSession, installFakeApi, networkDown, reply, type FakeApi } from '../../test/fake-api';
 import { sessionStore } from '../../api/session-store';
 import { RequireAuth } from '../../features/auth/guards';
 import { renderApp, markerRoute } from '../../test/render-app';
 import { JournalPage } from './JournalPage';
 import { loadAccountMenu } from './AccountMenu';
+import { lockVault, vaultKeys } from '../../features/vault/key-store';
+import { createVault } from '../../features/vault/vault-crypto';
+
+const PASSPHRASE = 'otters hold hands while sleeping';
 
 const routes = [{ path: '/journal', element: <RequireAuth><JournalPage /></RequireAuth> }, markerRoute('/'), markerRoute('/sign-in'), markerRoute('/settings')];
 const toasts = () => within(screen.getByRole('region', { name: /Notifications/ }));
@@ -23,6 +28,9 @@ beforeEach(() => {
   sessionStore.set(fakeSession({ access_token: 'token-1' }));
 });
 afterEach(() => {
+  // The page goes first: a vault locked under it would read it again.
+  cleanup();
+  lockVault();
   vi.unstubAllGlobals();
 });
 
@@ -49,6 +57,31 @@ describe('journal shell', () => {
     const hint = await screen.findByText(messages.journalPage.shortcutBefore, { exact: false });
     await waitFor(() => expect(hint.closest('p')).toHaveClass('hidden'));
     expect(hint.closest('p')).not.toHaveClass('sm:block');
+    // And N does nothing there: the unlock is what the page offers.
+    await userEvent.setup({ delay: null }).keyboard('n');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: vaultMessages.journal.lockedTitle })).toBeInTheDocument();
+  });
+
+  it('offers the unlock where Export needs the locked vault, then the export itself', async () => {
+    const vault = await createVault(PASSPHRASE);
+    api.on('GET /api/subscription', reply(200, { subscribed: false, subscription_tier: null, subscription_end: null, is_trial: true, trial_end: '2099-01-01T00:00:00.000Z' }));
+    api.on('GET /api/entries', reply(200, { entries: [], nextCursor: null, vault: true }));
+    api.on('GET /api/vault', reply(200, { enabled: true, state: 'on', public_key: vault.publicKey, wrapped_keys: vault.wrappedKeys, sealed_entries: 0, total_entries: 0 }));
+    renderApp(routes, ['/journal']);
+    await screen.findByRole('heading', { name: vaultMessages.journal.lockedTitle });
+    const user = await openMenu();
+    await user.click(await screen.findByRole('menuitem', { name: 'Export' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Export your journal' }));
+    expect(dialog.getByText(vaultMessages.journal.exportLocked)).toBeInTheDocument();
+    expect(dialog.queryByRole('radio', { name: /PDF/ })).not.toBeInTheDocument();
+    await user.type(await dialog.findByLabelText(vaultMessages.card.passphraseLabel), PASSPHRASE);
+    await user.click(dialog.getByRole('button', { name: vaultMessages.card.unlock }));
+    // Unlocked: the same dialog goes on to the export, over the opened journal.
+    const opened = within(await screen.findByRole('dialog', { name: 'Export your journal' }, { timeout: 5000 }));
+    expect(await opened.findByRole('radio', { name: /PDF/ }, { timeout: 5000 })).toBeInTheDocument();
+    expect(opened.queryByText(vaultMessages.journal.exportLocked)).not.toBeInTheDocument();
+    expect(vaultKeys()).not.toBeNull();
   });
 
   it('has Settings in the account menu', async () => {

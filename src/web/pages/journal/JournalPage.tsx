@@ -4,6 +4,7 @@ import { Spinner } from '../../components/ui/Spinner';
 import { TrialExpiredPanel } from '../../features/billing';
 import { JournalWorkspace } from '../../features/journal';
 import { journalCopy } from '../../features/journal/copy';
+import { ExportModal } from '../../features/journal/dialogs';
 import { usePrefetchJournal, useSubscription } from '../../features/journal/queries';
 import { useSearchFilter } from '../../features/journal/useSearchFilter';
 import { subscriptionBanner } from '../../features/journal/subscription-banner';
@@ -49,7 +50,11 @@ export function JournalPage() {
               <p className="text-sm text-stone-500">{journalCopy.loading}</p>
             </div>
           ) : vault === 'locked' ? (
-            <VaultLockedPanel />
+            <>
+              <VaultLockedPanel />
+              {/* The account menu's Export: it offers the unlock, then the export. */}
+              <ExportModal open={exportOpen} onOpenChange={setExportOpen} />
+            </>
           ) : (
             <JournalWorkspace exportOpen={exportOpen} onExportOpenChange={setExportOpen} />
           )}

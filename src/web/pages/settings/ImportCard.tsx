@@ -129,7 +129,7 @@ export function ImportCard() {
   const locked = sealedJournal && !keys;
 
   return (
-    <SettingsSection icon={FileUp} title={copy.title} description={sealedJournal ? copy.leadVault : copy.lead}>
+    <SettingsSection icon={FileUp} title={copy.title} description={copy.lead}>
       {locked && (
         // Unlocked with the Vault card's own form: the keys are the tab's, for both.
         <p role="status" className="px-5 pt-4 text-sm text-stone-600 sm:px-7">

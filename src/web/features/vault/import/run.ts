@@ -1,7 +1,7 @@
 import type { ImportProgress } from '../../../../shared/import';
 import { ImportFileError } from '../../../../shared/import/file-error';
 import { SNIFF_BYTES, sniffImport } from '../../../../shared/import/sniff';
-import type { SealedImportEntry, SealedImportResult } from '../../../../shared/vault-import';
+import type { ImportedFingerprints, SealedImportEntry, SealedImportResult } from '../../../../shared/vault-import';
 import { apiRequest } from '../../../api/client';
 import { postForm } from '../../journal/http';
 import { fetchProfile } from '../../journal/journal-api';
@@ -37,6 +37,7 @@ export async function runVaultImport(file: Blob, options: { onProgress?(progress
     return await importIntoVault(reading, {
       keys,
       preparePhoto,
+      importedBefore: () => apiRequest<ImportedFingerprints>('GET', '/api/vault/imported', { signal: options.signal }),
       sendEntries: (entries: SealedImportEntry[]) => apiRequest<SealedImportResult>('POST', '/api/vault/imported', { body: { entries }, signal: options.signal }),
       sendPhotos: (entryId, form) => postForm(`/api/entries/${encodeURIComponent(entryId)}/photos`, form),
       onProgress: options.onProgress,

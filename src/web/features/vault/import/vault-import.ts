@@ -5,10 +5,10 @@ import type { ImportedEntry, ImportedPhoto } from '../../../../shared/import/typ
 import { countWords, PHOTO_MAX_BYTES, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../../../shared/journal-rules';
 import { messages } from '../../../../shared/messages';
 import type { VaultSegment } from '../../../../shared/vault';
-import { SEALED_IMPORT_BATCH_MAX, type SealedImportEntry, type SealedImportResult } from '../../../../shared/vault-import';
+import { SEALED_IMPORT_BATCH_MAX, type ImportedFingerprints, type SealedImportEntry, type SealedImportResult } from '../../../../shared/vault-import';
 import { ApiError } from '../../../api/errors';
 import { loadSodium } from '../sodium';
-import { sealFile, sealSegment, sealText, type VaultKeys } from '../vault-crypto';
+import { openText, sealFile, sealSegment, sealText, type VaultKeys } from '../vault-crypto';
 import type { BrowserImportReading } from './read-file';
 
 // A Vault user's import, made in the browser (docs/vault.md §5): the file is read by the server's
@@ -26,6 +26,8 @@ export interface VaultImportDeps {
   /** A picture re-encoded as the journal keeps one, with its thumbnail (photos.ts); throws for one it cannot keep. */
   preparePhoto(file: File): Promise<{ full: Blob; thumb: Blob }>;
   sendEntries(entries: SealedImportEntry[]): Promise<SealedImportResult>;
+  /** GET /api/vault/imported: what came in by import before the Vault, to leave out here. */
+  importedBefore?(): Promise<ImportedFingerprints>;
   sendPhotos(entryId: string, form: FormData): Promise<unknown>;
   onProgress?(progress: ImportProgress): void;
   signal?: AbortSignal;
@@ -68,6 +70,20 @@ async function importKeys(keys: VaultKeys): Promise<{ of(origin: string): string
   };
 }
 
+/**
+ * Whether an origin came in by import before the Vault was on: its fingerprint (HMAC-SHA256 under
+ * the journal's key, as the server's import made it) among those the server kept, opened here. The
+ * server is never told which entries of the file these are, nor anything it could test a guess with.
+ */
+async function importedBeforeVault(keys: VaultKeys, before: ImportedFingerprints): Promise<(origin: string) => boolean> {
+  const sodium = await loadSodium();
+  const known = new Set(before.fingerprints);
+  for (const sealed of before.sealed) known.add(await openText(keys, sealed));
+  if (known.size === 0) return () => false;
+  const key = sodium.from_base64(before.key, sodium.base64_variants.URLSAFE_NO_PADDING);
+  return (origin) => known.has(sodium.to_base64(sodium.crypto_auth_hmacsha256(sodium.from_string(origin), key), sodium.base64_variants.URLSAFE_NO_PADDING));
+}
+
 const failureMessage = (error: unknown) => (error instanceof ImportFileError || error instanceof ApiError ? error.message : messages.importer.failed);
 
 /**
@@ -84,6 +100,7 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
     else if (reason.startsWith('photo_')) progress.photos_skipped += 1;
   };
   const keyer = await importKeys(deps.keys);
+  let cameBefore: (origin: string) => boolean = () => false;
 
   /** A photo's outcome, as the server's import decides it (import/photos.ts). */
   async function preparePhotos(entry: ImportedEntry, photos: readonly ImportedPhoto[]): Promise<{ ready: ReadyPhoto[]; left: Array<[ImportReason, string]> }> {
@@ -128,6 +145,11 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
     }
     for (const item of entry.leftOut) leave(item.reason, `${item.example} (${entry.entryDate})`);
     for (const photo of entry.photos.filter((p) => !p.path)) leave('photo_not_in_file', `${photo.fileName} (${entry.entryDate})`);
+    // Imported before the Vault was on: not sent at all (the server would not know it).
+    if (cameBefore(entry.origin)) {
+      leave('already_imported', entryExample(entry));
+      return null;
+    }
     const photos = entry.photos.filter((p) => p.path);
     let { title, content } = entry;
     let ready: ReadyPhoto[] | null = null;
@@ -183,6 +205,7 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
   }
 
   try {
+    if (deps.importedBefore) cameBefore = await importedBeforeVault(deps.keys, await deps.importedBefore());
     report();
     let batch: Planned[] = [];
     let bytes = 0;

@@ -12,14 +12,6 @@ const copy = vaultMessages.journal;
 
 /** In place of the journal while its vault is locked in this tab: unlock by passphrase or recovery code. */
 export function VaultLocked() {
-  const vault = useVault();
-  const queryClient = useQueryClient();
-  const off = vault.data?.state === 'off';
-  useEffect(() => {
-    // Turned off meanwhile (in another tab): the journal is the server's to show again.
-    if (off) setVaultJournal(false);
-  }, [off]);
-
   return (
     <section aria-labelledby="vault-locked-heading" className="mx-auto max-w-xl rounded-2xl border border-stone-200 bg-white px-6 py-8 shadow-sm sm:px-10">
       <Lock aria-hidden="true" className="size-8 text-brand-700" />
@@ -28,19 +20,37 @@ export function VaultLocked() {
       </h2>
       <p className="mt-2 text-sm leading-6 text-stone-600">{copy.lockedLead}</p>
       <div className="mt-6">
-        {vault.data?.wrapped_keys ? (
-          <UnlockForm vault={vault.data} onUnlocked={() => void queryClient.invalidateQueries({ queryKey: ['journal'] })} />
-        ) : vault.isError ? (
-          <Button variant="secondary" onClick={() => void vault.refetch()}>
-            {vaultMessages.card.retry}
-          </Button>
-        ) : (
-          <div className="flex items-center gap-2 text-sm text-stone-500">
-            <Spinner className="size-4" label={copy.loading} />
-            {copy.loading}
-          </div>
-        )}
+        <VaultUnlock />
       </div>
     </section>
+  );
+}
+
+/**
+ * The unlock itself (passphrase or recovery code), wherever the locked vault is in the way: in place
+ * of the journal, and in the export dialog. Unlocking reads the journal again.
+ */
+export function VaultUnlock() {
+  const vault = useVault();
+  const queryClient = useQueryClient();
+  const off = vault.data?.state === 'off';
+  useEffect(() => {
+    // Turned off meanwhile (in another tab): the journal is the server's to show again.
+    if (off) setVaultJournal(false);
+  }, [off]);
+
+  if (vault.data?.wrapped_keys) return <UnlockForm vault={vault.data} onUnlocked={() => void queryClient.invalidateQueries({ queryKey: ['journal'] })} />;
+  if (vault.isError) {
+    return (
+      <Button variant="secondary" onClick={() => void vault.refetch()}>
+        {vaultMessages.card.retry}
+      </Button>
+    );
+  }
+  return (
+    <div className="flex items-center gap-2 text-sm text-stone-500">
+      <Spinner className="size-4" label={copy.loading} />
+      {copy.loading}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../../shared/journal';
 import { emptyFilter } from '../../journal/filters';
-import { listOrder, localEntry, onThisDayOf, pageOf, statsOf } from './local-journal';
+import { inPlace, localEntry, onThisDayOf, pageOf, statsOf } from './local-journal';
 
 const entry = (id: string, entry_date: string, content: string, extra: Partial<JournalEntry> = {}): JournalEntry => ({
   id,
@@ -21,14 +21,35 @@ const entry = (id: string, entry_date: string, content: string, extra: Partial<J
 
 // A Vault journal is searched here by the server's rules: the same words find the same entries.
 describe('the opened Vault journal, searched and counted in the browser', () => {
-  const journal = [
-    entry('a', '2026-11-25', 'Café with Sam', { tags: ['Friends'] }),
-    entry('b', '2026-11-24', 'Long walk by the river', { source: 'sms' }),
-    entry('c', '2025-11-25', 'A year ago: the "old pier" at dusk', { title: 'Pier' }),
-    entry('d', '2024-11-25', 'Two years ago', { photos: [{ id: 'p', url: '', thumbnail_url: '', file_name: 'x.jpg', file_size: 1, mime_type: 'image/jpeg' }] }),
-  ]
-    .sort(listOrder)
-    .map(localEntry);
+  const journal = inPlace(
+    [
+      entry('a', '2026-11-25', 'Café with Sam', { tags: ['Friends'] }),
+      entry('b', '2026-11-24', 'Long walk by the river', { source: 'sms' }),
+      entry('c', '2025-11-25', 'A year ago: the "old pier" at dusk', { title: 'Pier' }),
+      entry('d', '2024-11-25', 'Two years ago', { photos: [{ id: 'p', url: '', thumbnail_url: '', file_name: 'x.jpg', file_size: 1, mime_type: 'image/jpeg' }] }),
+    ].map(localEntry),
+  );
+
+  it("lists a day's SMS entry continued past the limit in order, each part at its own time, as the server does", () => {
+    const day = inPlace(
+      [
+        entry('p2', '2026-05-06', 'part two', { source: 'sms', created_at: '2026-05-06T14:00:00.000Z' }),
+        entry('w', '2026-05-06', 'typed', { created_at: '2026-05-06T13:35:00.000Z' }),
+        entry('p1', '2026-05-06', 'part one', { source: 'sms', created_at: '2026-05-06T13:00:00.000Z' }),
+        entry('y', '2026-05-05', 'the day before', { source: 'sms', created_at: '2026-05-05T23:00:00.000Z' }),
+      ].map(localEntry),
+    );
+    expect(day.map((l) => l.entry.id)).toEqual(['w', 'p1', 'p2', 'y']);
+    expect(day.find((l) => l.entry.id === 'p2')!.entry.created_at).toBe('2026-05-06T14:00:00.000Z');
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = pageOf(day, emptyFilter, cursor, 1);
+      walked.push(...page.entries.map((e) => e.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual(['w', 'p1', 'p2', 'y']);
+  });
 
   it('finds words folded for case and accents, quoted phrases, tags, source, dates and photos', () => {
     const ids = (filter: Partial<typeof emptyFilter>) => pageOf(journal, { ...emptyFilter, ...filter }, null).entries.map((e) => e.id);

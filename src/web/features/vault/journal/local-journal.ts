@@ -1,5 +1,6 @@
 import type { EntriesPage, JournalEntry, JournalStats } from '../../../../shared/journal';
 import { countWords, ENTRIES_PAGE_DEFAULT } from '../../../../shared/journal-rules';
+import { listOrder, placesOf, type Place } from '../../../../shared/journal-order';
 import { isOnThisDay } from '../../../../shared/on-this-day';
 import { currentStreak, searchableText, searchTerms } from '../../../../shared/search-text';
 import type { SearchFilter } from '../../journal/filters';
@@ -7,27 +8,38 @@ import type { SearchFilter } from '../../journal/filters';
 // A Vault journal searched, filtered, paged and counted in the browser, by the rules the server uses
 // for every other journal (src/shared/search-text.ts, on-this-day.ts; journal/search.ts there).
 
-/** An opened entry with what search reads worked out once. */
+/** An opened entry with what search reads worked out once, and its place in the journal's order. */
 export interface LocalEntry {
   entry: JournalEntry;
   searchText: string;
   foldedTags: string[];
+  place: Place;
 }
 
-export const localEntry = (entry: JournalEntry): LocalEntry => ({ entry, searchText: searchableText(entry), foldedTags: entry.tags.map((t) => t.toLowerCase()) });
+/** An entry as it stands alone; `inPlace` places it among the others (a day's SMS parts). */
+export const localEntry = (entry: JournalEntry): LocalEntry => ({
+  entry,
+  searchText: searchableText(entry),
+  foldedTags: entry.tags.map((t) => t.toLowerCase()),
+  place: { entry_date: entry.entry_date, placed_at: entry.created_at, id: entry.id },
+});
 
-type Place = Pick<JournalEntry, 'entry_date' | 'created_at' | 'id'>;
-
-/** The journal's order: by the entry's date, newest first; within a day, the newest first. */
-export function listOrder(a: Place, b: Place): number {
-  if (a.entry_date !== b.entry_date) return a.entry_date > b.entry_date ? -1 : 1;
-  if (a.created_at !== b.created_at) return a.created_at > b.created_at ? -1 : 1;
-  return a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
+/** The journal's entries placed as the server places them (shared/journal-order.ts), in list order. */
+export function inPlace(entries: readonly LocalEntry[]): LocalEntry[] {
+  const places = placesOf(entries.map((local) => local.entry));
+  return entries
+    .map((local) => {
+      const placed_at = places.get(local.entry.id)!;
+      return placed_at === local.place.placed_at ? local : { ...local, place: { ...local.place, placed_at } };
+    })
+    .sort((a, b) => listOrder(a.place, b.place));
 }
 
-// The server's cursor format (base64url of [entry_date, created_at, id]), so its first page's cursor goes on here.
+export { listOrder };
+
+// The server's cursor format (base64url of [entry_date, placed_at, id]), so its first page's cursor goes on here.
 function encodeCursor(place: Place): string {
-  const bytes = new TextEncoder().encode(JSON.stringify([place.entry_date, place.created_at, place.id]));
+  const bytes = new TextEncoder().encode(JSON.stringify([place.entry_date, place.placed_at, place.id]));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
@@ -35,7 +47,7 @@ function decodeCursor(cursor: string): Place | null {
   try {
     const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
     const value: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
-    if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'string')) return { entry_date: value[0] as string, created_at: value[1] as string, id: value[2] as string };
+    if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'string')) return { entry_date: value[0] as string, placed_at: value[1] as string, id: value[2] as string };
   } catch {
     // an unreadable cursor starts from the top
   }
@@ -58,18 +70,18 @@ function matcher(filter: SearchFilter): (local: LocalEntry) => boolean {
 export function pageOf(journal: readonly LocalEntry[], filter: SearchFilter, cursor: string | null, limit = ENTRIES_PAGE_DEFAULT): EntriesPage {
   const after = cursor ? decodeCursor(cursor) : null;
   const matches = matcher(filter);
-  const page: JournalEntry[] = [];
+  const page: LocalEntry[] = [];
   let more = false;
   for (const local of journal) {
-    if (after && listOrder(local.entry, after) <= 0) continue;
+    if (after && listOrder(local.place, after) <= 0) continue;
     if (!matches(local)) continue;
     if (page.length === limit) {
       more = true;
       break;
     }
-    page.push(local.entry);
+    page.push(local);
   }
-  return { entries: page, nextCursor: more ? encodeCursor(page[page.length - 1]!) : null };
+  return { entries: page.map((local) => local.entry), nextCursor: more ? encodeCursor(page[page.length - 1]!.place) : null };
 }
 
 /** The statistics row, counted from the opened journal; `today` in the profile's zone. */

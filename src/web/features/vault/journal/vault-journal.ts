@@ -10,7 +10,7 @@ import type { ProfileSummary } from '../../journal/journal-api';
 import { setVaultJournal, takeVaultJournalStale } from '../../journal/vault-mode';
 import { subscribeToVaultKeys, vaultKeys } from '../key-store';
 import type { VaultKeys } from '../vault-crypto';
-import { listOrder, localEntry, onThisDayOf, pageOf, statsOf, type LocalEntry } from './local-journal';
+import { inPlace, listOrder, localEntry, onThisDayOf, pageOf, statsOf, type LocalEntry } from './local-journal';
 import { VaultLockedError } from './locked';
 import { forgetOpenedSegments, openServedEntry } from './open-entry';
 import { forgetOpenedPhotos } from './photos';
@@ -77,7 +77,7 @@ async function readWhole(keys: VaultKeys): Promise<OpenedJournal> {
     entries.push(...(await openAll(keys, page.entries)).map(localEntry));
     cursor = page.nextCursor;
   } while (cursor);
-  return { entries, readAt };
+  return { entries: inPlace(entries), readAt };
 }
 
 /** The whole journal, read once per unlock (and again when its links grow old). */
@@ -123,10 +123,13 @@ async function refresh(keys: VaultKeys): Promise<void> {
       unchanged = opened.every((entry) => known.get(entry.id)?.updated_at === entry.updated_at && known.get(entry.id)?.photos.length === entry.photos.length);
       cursor = page.nextCursor;
     } while (cursor && !unchanged);
-    const last = fresh.at(-1)?.entry;
     const freshIds = new Set(fresh.map((local) => local.entry.id));
-    const rest = !cursor || !last ? [] : before.entries.filter((local) => listOrder(local.entry, last) > 0 && !freshIds.has(local.entry.id));
-    read = { entries: [...fresh, ...rest], readAt: before.readAt };
+    // Placed among everything known, as the server placed the pages.
+    const placed = inPlace([...fresh, ...before.entries.filter((local) => !freshIds.has(local.entry.id))]);
+    const placeOf = new Map(placed.map((local) => [local.entry.id, local.place]));
+    const last = fresh.at(-1) && placeOf.get(fresh.at(-1)!.entry.id);
+    const rest = !cursor || !last ? [] : before.entries.filter((local) => !freshIds.has(local.entry.id) && listOrder(placeOf.get(local.entry.id)!, last) > 0);
+    read = { entries: inPlace([...fresh, ...rest]), readAt: before.readAt };
     const vault = await apiRequest<VaultView>('GET', '/api/vault');
     if (vault.total_entries !== read.entries.length) read = await readWhole(keys);
   }
@@ -195,7 +198,7 @@ export async function keepEntry(served: ServedEntry): Promise<JournalEntry> {
   const keys = requireKeys();
   const entry = await openServedEntry(keys, served);
   if (journal) {
-    const entries = [...journal.entries.filter((local) => local.entry.id !== entry.id), localEntry(entry)].sort((a, b) => listOrder(a.entry, b.entry));
+    const entries = inPlace([...journal.entries.filter((local) => local.entry.id !== entry.id), localEntry(entry)]);
     journal = { ...journal, entries };
   }
   return entry;
@@ -210,6 +213,6 @@ export function forgetPhoto(entryId: string, photoId: string): void {
   if (!journal) return;
   journal = {
     ...journal,
-    entries: journal.entries.map((local) => (local.entry.id === entryId ? localEntry({ ...local.entry, photos: local.entry.photos.filter((p) => p.id !== photoId) }) : local)),
+    entries: journal.entries.map((local) => (local.entry.id === entryId ? { ...localEntry({ ...local.entry, photos: local.entry.photos.filter((p) => p.id !== photoId) }), place: local.place } : local)),
   };
 }
