@@ -95,7 +95,8 @@ export const entryFilterSchema = z.object({
   to: isoDate.optional(),
   /** Comma list; an entry must carry every one (any case). */
   tags: z.string().optional().transform((v) => (v ? splitTags(v) : [])),
-  source: z.enum(['all', ...ENTRY_SOURCES]).default('all'),
+  /** `voice`: entries that hold a recording. */
+  source: z.enum(['all', ...ENTRY_SOURCES, 'voice']).default('all'),
   hasPhotos: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
   limit: z.coerce.number().int().min(1).max(ENTRIES_PAGE_MAX).default(ENTRIES_PAGE_DEFAULT),
   /** Opaque; from the previous page's nextCursor. */
@@ -123,6 +124,24 @@ export interface EntryPhoto {
   mime_type: string;
 }
 
+/** How far a recording's transcription has come: `failed` is shown as "not transcribed" and can be asked for again. */
+export const TRANSCRIPT_STATUSES = ['pending', 'done', 'failed'] as const;
+export type TranscriptStatus = (typeof TRANSCRIPT_STATUSES)[number];
+
+/** A voice note or a call's recording in an entry (DESIGN 6). */
+export interface EntryRecording {
+  id: string;
+  /** Signed link to the audio, valid up to an hour (a vault user's serves sealed bytes). */
+  url: string;
+  mime_type: string;
+  duration_seconds: number;
+  /** Null while pending, when not transcribed, and always for a vault user (see `sealed`). */
+  transcript: string | null;
+  transcript_status: TranscriptStatus;
+  /** A vault user's: base64 crypto_box_seal to the vault's public key opening to JSON {"transcript": string | null}. */
+  sealed?: string;
+}
+
 export interface JournalEntry {
   id: string;
   title: string | null;
@@ -138,6 +157,8 @@ export interface JournalEntry {
   /** Changes with every write to the entry, texts included; PATCH names it as `base_version`. */
   version: number;
   photos: EntryPhoto[];
+  /** Voice notes and calls, oldest first; the server always sends it (absent only in older fixtures). */
+  recordings?: EntryRecording[];
 }
 
 export interface EntriesPage {
