@@ -47,6 +47,15 @@ describe('changes that need a fresh proof of the person', () => {
     expect(await t.app.ctx.db.selectFrom('users').select('id').where('id', '=', account.id).execute()).toHaveLength(1);
   });
 
+  it('tells no address its owner never confirmed of a change', async () => {
+    const { account, headers, publicKey } = await vaultOwner();
+    await t.app.ctx.db.updateTable('users').set({ email_verified_at: null }).where('id', '=', account.id).execute();
+    const sentBefore = outbox().length;
+    const rewrapped = await call(headers, 'PUT', '/api/vault/keys', { public_key: publicKey, wrapped_keys: wrappedKeys() });
+    expect(rewrapped.statusCode, rewrapped.body).toBe(200);
+    expect(outbox().slice(sentBefore).filter((m) => m.to === account.email)).toEqual([]);
+  });
+
   it('goes on once the person gives their password again, and tells their address', async () => {
     const { account, headers, publicKey } = await vaultOwner();
     t.clock.advance(6 * 60_000);

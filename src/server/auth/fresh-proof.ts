@@ -12,7 +12,7 @@ import type { Client } from './limits';
 import { verifyAssertion } from './passkeys/service';
 import { markSessionProved, sessionProvedAt } from './mfa/session-records';
 import { verifyPassword } from './passwords';
-import { findPasswordHash } from './repo';
+import { confirmedAddressOf, findPasswordHash } from './repo';
 
 // A session alone is not enough for what cannot be undone: changing the vault's keys, turning the
 // vault off and deleting the account ask for a proof of the person from the last five minutes
@@ -55,7 +55,9 @@ export function changedMail(to: string, what: string, at: Date, settingsUrl: str
   return { to, subject: `${BRAND}: ${what}`, text, html };
 }
 
-/** Sends `changedMail` to the user's address; a mail that cannot go must not undo the change. */
+/** Sends `changedMail` to the user's address if its owner confirmed it; a mail that cannot go must not undo the change. */
 export async function tellOwner(ctx: AppContext, user: RequestUser, what: string): Promise<void> {
-  await ctx.mail.send(changedMail(user.email, what, ctx.clock.now(), `${ctx.config.publicUrl}/settings`)).catch(() => undefined);
+  const to = await confirmedAddressOf(ctx.db, user.id);
+  if (!to) return;
+  await ctx.mail.send(changedMail(to, what, ctx.clock.now(), `${ctx.config.publicUrl}/settings`)).catch(() => undefined);
 }

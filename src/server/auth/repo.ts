@@ -20,6 +20,12 @@ export async function findPasswordHash(db: Db, userId: string): Promise<string |
   return (await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst())?.password_hash;
 }
 
+/** The account's address if its owner confirmed it; security mails go nowhere else (a typo, or someone else's address). */
+export async function confirmedAddressOf(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select(['email', 'email_verified_at']).where('id', '=', userId).executeTakeFirst();
+  return row?.email_verified_at ? row.email : undefined;
+}
+
 export async function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').select(['id', 'email', 'password_hash', 'email_verified_at']).where('email', '=', email).executeTakeFirst();
 }

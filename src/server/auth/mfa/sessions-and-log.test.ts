@@ -140,4 +140,11 @@ describe('the security log', () => {
     expect(mail!.subject).toBe('New sign-in to your Jotline account');
     expect(mail!.text).toContain('Safari on iOS');
   });
+
+  it('sends no sign-in mail to an address its owner never confirmed (a typo, or someone else\'s)', async () => {
+    const user = await buildUser(t, { emailVerified: false });
+    await signInFrom(user, MAC_CHROME);
+    await signInFrom(user, IPHONE_SAFARI);
+    expect(mailsTo(user.email)).toHaveLength(0);
+  });
 });

@@ -29,7 +29,10 @@ export async function openSignedInSession(ctx: AppContext, userId: string, metho
     ip: client.ip,
     details: { method: method === 'recovery' ? 'link' : method, device },
   });
-  if (newDevice) await ctx.mail.send(newDeviceMail(grant.account.email, device, ctx.clock.now(), `${ctx.config.publicUrl}/settings`));
+  // Only to an address its owner confirmed: an unconfirmed one may be a typo, or someone else's.
+  if (newDevice && grant.account.email_verified_at) {
+    await ctx.mail.send(newDeviceMail(grant.account.email, device, ctx.clock.now(), `${ctx.config.publicUrl}/settings`));
+  }
   return grant;
 }
 
