@@ -52,13 +52,12 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     expect(a.ctx.cipher.open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, sealed)).toBe(linksKeyOfA.toString('base64'));
     expect(a.ctx.keys.storedHashes.equals(linksKeyOfA)).toBe(true);
 
-    // The fingerprints an import stores are the ones made with the `links` key until now.
+    // The fingerprints an import stores are made under a key derived from the `links` key of until now.
     const user = await buildUser(a, { timezone: 'UTC' });
     expect(await importAgain(a, user)).toMatchObject({ imported: 3, skipped: 0 });
     const stored = await a.ctx.db.selectFrom('journal_imports').select('fingerprint').where('user_id', '=', user.id).execute();
-    const madeBefore = parseImportFile(fixture(FILE), 'UTC').entries.map((e) =>
-      createHmac('sha256', linksKeyOfA).update(`import:${user.id}:${e.origin}`).digest('base64url'),
-    );
+    const journalKey = createHmac('sha256', linksKeyOfA).update(`import-fingerprint-key:${user.id}`).digest();
+    const madeBefore = parseImportFile(fixture(FILE), 'UTC').entries.map((e) => `k1:${createHmac('sha256', journalKey).update(e.origin).digest('base64url')}`);
     expect(stored.map((r) => r.fingerprint).sort()).toEqual([...madeBefore].sort());
 
     // A database from before the key was stored: the first start stores it, and the file still imports once.
