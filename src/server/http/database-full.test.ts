@@ -25,10 +25,11 @@ describe('SQLite on a full disk', () => {
   const mountError = mountSmallDisk(dir);
   const filler = join(dir, 'filler');
   let t: TestApp;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     if (mountError) console.log(`SQLite on a full disk: no small filesystem to fill (${mountError}); skipped.`);
-    else t = await buildTestApp({ DATABASE_URL: `sqlite:${join(dir, 'full.db')}` });
+    else t = await buildTestApp({ DATABASE_URL: `sqlite:${join(dir, 'full.db')}`, LOG_LEVEL: 'info' }, { logDestination: { write: (line) => void logLines.push(line) } });
   });
   afterAll(async () => {
     await t?.close();
@@ -73,6 +74,11 @@ describe('SQLite on a full disk', () => {
       });
     // Twilio retries a 5xx: the text is not lost.
     expect((await text()).statusCode).toBe(503);
+
+    // The operator reads the real cause, once, not a line per refused write.
+    const causes = logLines.filter((line) => line.includes('database disk full'));
+    expect(causes).toHaveLength(1);
+    expect(causes[0]).toContain('SQLITE_FULL');
 
     unlinkSync(filler);
     const after = await api.post('/api/entries', { content: 'Written once there was room' }, token);

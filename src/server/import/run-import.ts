@@ -10,7 +10,6 @@ import { ReasonTally } from './reasons';
 import { deleteParts, type UploadRef } from './stored-upload';
 import { ClaimLost, writeChunk, type ImportProgressState } from './write-chunk';
 
-/** A claim renews itself this often while a chunk takes long (a batch of photos being decoded). */
 /** The claim is renewed this often while the job runs, well inside STALE_CLAIM_MS (runner.ts). */
 const HEARTBEAT_MS = 10_000;
 

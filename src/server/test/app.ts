@@ -18,7 +18,7 @@ export interface TestApp {
  * A whole app on a temporary SQLite database (or on PostgreSQL when TEST_DATABASE_URL is set),
  * with the SMS and mail simulators and a clock the test controls. Requests go through app.inject.
  */
-export async function buildTestApp(env: Record<string, string> = {}, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, options: { onRoute?: (route: RouteOptions) => void; logDestination?: { write(line: string): void } } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'jotline-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -33,7 +33,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const clock = manualClock(process.env.TEST_NOW ? new Date(process.env.TEST_NOW) : new Date());
-  const app = await buildApp(config, { clock, serveWeb: false, onRoute: options.onRoute });
+  const app = await buildApp(config, { clock, serveWeb: false, onRoute: options.onRoute, logDestination: options.logDestination });
   await app.ready();
   return {
     app,
