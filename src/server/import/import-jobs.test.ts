@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ImportProgressEvent } from '../../shared/import';
 import { messages } from '../../shared/messages';
 import type { UserEvent } from '../events';
@@ -9,7 +9,8 @@ import { newId } from '../ids';
 import { journalUser, listEntries } from '../test/journal';
 import { buildSmsTestApp, type SmsTestApp } from '../test/sms';
 import { buildTestApp, type TestApp } from '../test/app';
-import { claimNextJob, insertJob, saveProgress } from './jobs-repo';
+import { claimNextJob, insertJob, keepClaim, saveProgress } from './jobs-repo';
+import { HEARTBEAT_MS } from './run-import';
 import { importsSettled, IMPORTS_PER_INSTANCE, runImports, STALE_CLAIM_MS } from './runner';
 import { storePart } from './stored-upload';
 import { vaultMessages } from '../../shared/vault-messages';
@@ -190,6 +191,36 @@ describe('imports as jobs', () => {
     expect(taken).toMatchObject({ takenOver: true, job: { id } });
     expect(STALE_CLAIM_MS).toBeLessThanOrEqual(30_000);
     await t.app.ctx.db.updateTable('import_jobs').set({ status: 'failed' }).where('id', '=', id).execute();
+  });
+
+  it('keeps a running import’s claim fresh while it works, so no other instance takes it over', async () => {
+    const user = await journalUser(t);
+    const started = t.clock.now();
+    const id = newId();
+    await insertJob(t.app.ctx.db, { id, user_id: user.id, status: 'running', file_bytes: 10, file_parts: 0, attempts: 1, claimed_at: started.toISOString(), created_at: started.toISOString(), updated_at: started.toISOString() });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const stop = keepClaim(t.app.ctx.db, { id, attempts: 1 }, () => t.clock.now().toISOString(), HEARTBEAT_MS);
+    try {
+      // A chunk that takes a minute: the heartbeat renews the claim as time goes by.
+      for (let beat = 0; beat < 6; beat++) {
+        t.clock.advance(HEARTBEAT_MS);
+        await vi.advanceTimersByTimeAsync(HEARTBEAT_MS);
+        await vi.waitFor(async () => expect((await jobOf(t.app.ctx, id)).claimed_at).toBe(t.clock.now().toISOString()));
+      }
+      const now = t.clock.now();
+      expect(now.getTime() - started.getTime()).toBeGreaterThan(STALE_CLAIM_MS);
+      expect(await claimNextJob(t.app.ctx.db, now.toISOString(), new Date(now.getTime() - STALE_CLAIM_MS).toISOString(), [])).toBeUndefined();
+      // Stopped (the instance died): the claim goes stale and is taken over.
+      stop();
+      t.clock.advance(STALE_CLAIM_MS + 1);
+      await vi.advanceTimersByTimeAsync(STALE_CLAIM_MS + 1);
+      const later = t.clock.now();
+      expect(await claimNextJob(t.app.ctx.db, later.toISOString(), new Date(later.getTime() - STALE_CLAIM_MS).toISOString(), [])).toMatchObject({ takenOver: true, job: { id } });
+    } finally {
+      stop();
+      vi.useRealTimers();
+      await t.app.ctx.db.updateTable('import_jobs').set({ status: 'failed' }).where('id', '=', id).execute();
+    }
   });
 
   it('fails an import that keeps stopping with the reason it last stopped for', async () => {

@@ -65,6 +65,16 @@ export async function saveProgress(db: Db, job: Pick<ImportJob, 'id' | 'attempts
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * Renews a running job's claim every `everyMs` until stopped, so a chunk that takes long (a batch of
+ * photos being decoded) is not taken for a dead instance's; a claim taken over is left alone.
+ */
+export function keepClaim(db: Db, job: Pick<ImportJob, 'id' | 'attempts'>, now: () => string, everyMs: number): () => void {
+  const timer = setInterval(() => void saveProgress(db, job, {}, now()).catch(() => undefined), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Ends a job (done or failed) under its claim. */
 export async function endJob(db: Db, job: Pick<ImportJob, 'id' | 'attempts'>, changes: Partial<ImportJob> & { status: 'done' | 'failed' }, now: string): Promise<boolean> {
   const result = await held(db, job).set({ ...changes, claimed_at: null, updated_at: now, finished_at: now }).executeTakeFirst();

@@ -3,7 +3,7 @@ import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { loadOwner } from '../journal/owner';
-import { endJob, saveProgress, type ImportJob } from './jobs-repo';
+import { endJob, keepClaim, saveProgress, type ImportJob } from './jobs-repo';
 import { publishProgress } from './present';
 import { startReader } from './reader/client';
 import { ReasonTally } from './reasons';
@@ -11,7 +11,7 @@ import { deleteParts, type UploadRef } from './stored-upload';
 import { ClaimLost, writeChunk, type ImportProgressState } from './write-chunk';
 
 /** The claim is renewed this often while the job runs, well inside STALE_CLAIM_MS (runner.ts). */
-const HEARTBEAT_MS = 10_000;
+export const HEARTBEAT_MS = 10_000;
 
 /** Asked to stop (the instance is shutting down): the job goes back to the queue where it stands. */
 export class Stopped extends Error {}
@@ -36,8 +36,7 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
   const ref: UploadRef = { userId: job.user_id, importId: job.id, salt: owner.salt };
   const reader = startReader(ctx, ref, { size: job.file_bytes, skip: job.position, timeZone: owner.timezone });
   const now = () => ctx.clock.now().toISOString();
-  const heartbeat = setInterval(() => void saveProgress(ctx.db, job, {}, now()).catch(() => undefined), HEARTBEAT_MS);
-  heartbeat.unref();
+  const stopHeartbeat = keepClaim(ctx.db, job, now, HEARTBEAT_MS);
   let state: ImportProgressState = {
     position: job.position,
     imported: job.imported,
@@ -77,7 +76,7 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
     }
     throw error;
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     await reader.close();
   }
 }
