@@ -1,4 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+
+/** Brings a notice that just appeared into view: on a phone it opens below the fold, under the editor. */
+const showWhenShown = (element: HTMLElement | null) => element?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
 import { toast } from 'sonner';
 import { ApiError } from '../../api/errors';
 import type { JournalEntry } from '../../../shared/journal';
@@ -153,28 +156,30 @@ export function EntryEditor({ entry, day, onDone }: { entry: JournalEntry; day: 
         })}
       />
       {changed && (
-        <Alert tone="error" title={journalCopy.changedTitle}>
-          <p>{changed.arrived ? journalCopy.changedByText : journalCopy.changedElsewhere}</p>
-          <p className="mt-2 font-semibold">{changed.arrived ? journalCopy.arrivedLabel : journalCopy.savedLabel}</p>
-          <blockquote className="mt-1 max-h-40 overflow-y-auto rounded-lg border border-red-200 bg-white p-2 whitespace-pre-wrap text-ink">
-            {changed.arrived ?? changed.entry.content}
-          </blockquote>
-          <div className="mt-3 flex flex-wrap gap-2">
-            {changed.arrived && (
-              <Button size="sm" onClick={() => settle('add')}>
-                {journalCopy.addArrived}
+        <div ref={showWhenShown}>
+          <Alert tone="error" title={journalCopy.changedTitle}>
+            <p>{changed.arrived ? journalCopy.changedByText : journalCopy.changedElsewhere}</p>
+            <p className="mt-2 font-semibold">{changed.arrived ? journalCopy.arrivedLabel : journalCopy.savedLabel}</p>
+            <blockquote className="mt-1 max-h-40 overflow-y-auto rounded-lg border border-red-200 bg-white p-2 whitespace-pre-wrap text-ink">
+              {changed.arrived ?? changed.entry.content}
+            </blockquote>
+            <div className="mt-3 flex flex-wrap gap-2">
+              {changed.arrived && (
+                <Button size="sm" onClick={() => settle('add')}>
+                  {journalCopy.addArrived}
+                </Button>
+              )}
+              <Button size="sm" variant="secondary" onClick={() => settle('keep')}>
+                {journalCopy.keepMine}
               </Button>
-            )}
-            <Button size="sm" variant="secondary" onClick={() => settle('keep')}>
-              {journalCopy.keepMine}
-            </Button>
-            {!changed.arrived && (
-              <Button size="sm" variant="secondary" onClick={() => settle('saved')}>
-                {journalCopy.useSaved}
-              </Button>
-            )}
-          </div>
-        </Alert>
+              {!changed.arrived && (
+                <Button size="sm" variant="secondary" onClick={() => settle('saved')}>
+                  {journalCopy.useSaved}
+                </Button>
+              )}
+            </div>
+          </Alert>
+        </div>
       )}
       {photosFailed && (
         <Alert tone="error" title={journalCopy.photosNotSavedTitle}>
