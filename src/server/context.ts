@@ -1,3 +1,4 @@
+import type { JobWakeups } from './jobs/wakeups';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { TextCipher } from './crypto/encryption';
@@ -43,8 +44,6 @@ export interface AppContext {
   };
   /** Prometheus counters and gauges served at GET /metrics. */
   metrics: AppMetrics;
-  /** Wakes the outbound sender so a queued text goes out now rather than at the next tick. */
-  outbox: { kick(): void };
-  /** Wakes the inbound job so a recorded text is processed now rather than at the next tick. */
-  inbound: { kick(): void };
+  /** Wakes a background job (a queued text goes out now, a recorded one is processed now) rather than at its next tick. */
+  jobs: JobWakeups;
 }

@@ -5,6 +5,7 @@ import { createTextCipher } from './crypto/encryption';
 import { deriveKey } from './crypto/tokens';
 import { migrateToLatest, openDatabase, optimizeQueryPlanner, type DatabaseHandle } from './db/database';
 import { createLocalEventBus } from './events';
+import { createJobWakeups } from './jobs/wakeups';
 import { createPgEventBus } from './events/pg-bus';
 import { JournalCache } from './journal/cache';
 import { checkMasterKeys } from './keys/key-guard';
@@ -90,8 +91,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     metrics: createAppMetrics(() => ctx),
     simulators: { sms: smsSimulator, mail: mailSimulator },
     keys: { accessToken: deriveKey(masterKey, 'access-token'), links: deriveKey(masterKey, 'links'), storedHashes: storedHashKey.key },
-    outbox: { kick: () => {} },
-    inbound: { kick: () => {} },
+    jobs: createJobWakeups(),
   };
   const close = async () => {
     await pgBus?.close();

@@ -1,5 +1,6 @@
 import type { ControlledTransaction } from 'kysely';
 import type { AppContext } from '../context';
+import { createJobWakeups } from '../jobs/wakeups';
 import type { Db } from '../db/database';
 import type { Database } from '../db/tables';
 import { JournalCache } from '../journal/cache';
@@ -22,8 +23,7 @@ export async function rehearse<T>(ctx: AppContext, work: (dry: AppContext) => Pr
       ...ctx,
       db: withSavepoints(trx),
       events: { publish: () => {}, subscribe: () => () => {} },
-      outbox: { kick: () => {} },
-      inbound: { kick: () => {} },
+      jobs: createJobWakeups(),
       billing: offlineBilling(ctx.billing.kind),
       simulators: {},
       journalCache: new JournalCache(() => dry, REHEARSAL_CACHE_BYTES),

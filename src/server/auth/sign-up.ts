@@ -19,6 +19,7 @@ import { PENDING_SIGN_UP_MS, removePendingSignUp, replaceableSignUp } from './pe
 import { newClaimCode } from './phone-claims';
 import { emailExists, insertAccount, isUniqueViolation, phoneExists } from './repo';
 import { queueVerificationText, takePhoneAllowance, VERIFICATION_TEXT_LIMITS, verificationIpKey, verificationSendTime } from './verification-texts';
+import { OUTBOUND_SENDER } from '../jobs/wakeups';
 
 type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
@@ -140,7 +141,7 @@ async function createPendingAccount(ctx: AppContext, values: z.infer<typeof sign
     });
     if (texted && paidTexts(ctx)) await recordHit(ctx, verificationIpKey(client.ip));
     // Queued inside the transaction, where another connection could not see it yet: send it now.
-    ctx.outbox.kick();
+    ctx.jobs.wake(OUTBOUND_SENDER);
     return account;
   } catch (error) {
     // Two sign-ups raced past the check: answer the loser as if it had come second.

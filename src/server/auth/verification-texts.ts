@@ -10,6 +10,7 @@ import { accountLabel, smsTexts } from '../sms/texts';
 import type { Client } from './limits';
 import { PENDING_SIGN_UP_MS } from './pending-sign-ups';
 import { findPhoneHolder } from './phone-claims';
+import { OUTBOUND_SENDER } from '../jobs/wakeups';
 
 const DAY_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
@@ -128,5 +129,5 @@ export async function resendVerificationText(ctx: AppContext, userId: string, cl
     await queueVerificationText({ ...ctx, db: trx }, { userId, phone, email: profile.email, dueAt, again: true });
   });
   if (paidTexts(ctx)) await recordHit(ctx, verificationIpKey(client.ip));
-  ctx.outbox.kick();
+  ctx.jobs.wake(OUTBOUND_SENDER);
 }

@@ -11,8 +11,7 @@ import { processInboundTexts } from '../sms/inbound-job';
 import { sealVaults } from '../vault/seal-journal';
 import type { JobDefinition } from './scheduler';
 
-export const OUTBOUND_SENDER = 'outbound-sender';
-export const INBOUND_TEXTS = 'inbound-texts';
+import { INBOUND_TEXTS, OUTBOUND_SENDER } from './wakeups';
 
 /** Every background job. Each claims its own work in the database, so every instance may run them. */
 export const jobDefinitions: JobDefinition[] = [

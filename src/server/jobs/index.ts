@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { stopSending } from '../sms/sends-in-flight';
-import { INBOUND_TEXTS, jobDefinitions, OUTBOUND_SENDER } from './definitions';
+import { jobDefinitions } from './definitions';
 import { createScheduler, type JobDefinition } from './scheduler';
 
 /**
@@ -14,9 +14,9 @@ export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDe
   const scheduler = ctx.config.jobs ? createScheduler(ctx, jobs, log, onRun) : undefined;
   if (scheduler) {
     // A queued text goes out now rather than at the next tick.
-    ctx.outbox.kick = () => scheduler.trigger(OUTBOUND_SENDER);
-    ctx.inbound.kick = () => scheduler.trigger(INBOUND_TEXTS);
+    const stopListening = ctx.jobs.listen((job) => scheduler.trigger(job));
     app.addHook('onReady', async () => scheduler.start());
+    app.addHook('onClose', async () => void stopListening());
   }
   // Shutting down: claim no more texts while in-flight requests and sends finish.
   app.addHook('preClose', async () => stopSending(ctx));

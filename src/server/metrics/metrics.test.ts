@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
-import { jobDefinitions, OUTBOUND_SENDER } from '../jobs/definitions';
+import { jobDefinitions } from '../jobs/definitions';
+import { OUTBOUND_SENDER } from '../jobs/wakeups';
 import { createEntry, journalUser, listEntries } from '../test/journal';
 import { buildSmsTestApp, postTwilioWebhook, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp } from '../test/sms';
 import { buildTestApp } from '../test/app';

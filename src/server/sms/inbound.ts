@@ -10,6 +10,7 @@ import { readText } from './inbound-rules';
 import { providerKeywordOf, type Keyword } from './keywords';
 import { isOversizedText, refuseOversizedText } from './oversized-text';
 import { findHolderAndVault, insertInboundOnce, unprocessedTextsLike } from './repo';
+import { INBOUND_TEXTS } from '../jobs/wakeups';
 
 /** One inbound text as the provider delivered it (Twilio's webhook fields, parsed). */
 export interface InboundText {
@@ -89,5 +90,5 @@ export async function receiveInboundText(ctx: AppContext, text: InboundText): Pr
   const recorded = await recordInboundText(ctx, text);
   if (recorded.duplicate) return;
   ctx.simulators.sms?.receive({ id: text.messageSid, from: text.from, to: text.to, body: text.body, at: ctx.clock.now().toISOString() });
-  ctx.inbound.kick();
+  ctx.jobs.wake(INBOUND_TEXTS);
 }

@@ -10,6 +10,7 @@ import { eachAtOnce, workOffClaims } from '../jobs/claim';
 import { deliver, droppedBecause, type SendResult } from './outbound-deliver';
 import { returnSendSlots, sendRateOf, takeSendSlots } from './send-rate';
 import { sendingStopped, trackSend } from './sends-in-flight';
+import { OUTBOUND_SENDER } from '../jobs/wakeups';
 
 export { ALWAYS_SENT_KINDS, PAUSABLE_KINDS } from './outbound-deliver';
 
@@ -73,7 +74,7 @@ export async function enqueueSms(ctx: AppContext, input: QueueSmsInput, db: Db =
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .executeTakeFirst();
   const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-  if (queued) ctx.outbox.kick();
+  if (queued) ctx.jobs.wake(OUTBOUND_SENDER);
   return { id: row.id, queued };
 }
 
@@ -90,7 +91,7 @@ export async function enqueueSmsBatch(ctx: AppContext, inputs: Array<QueueSmsInp
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .returning('dedupe_key')
     .execute();
-  if (inserted.length) ctx.outbox.kick();
+  if (inserted.length) ctx.jobs.wake(OUTBOUND_SENDER);
   return new Set(inserted.map((r) => r.dedupe_key!));
 }
 
@@ -150,7 +151,7 @@ export async function sendDueMessages(ctx: AppContext, options: { limit?: number
 /** Wakes the sender when the send budget has room again (the budget's clock is the app's). */
 function comeBackAt(ctx: AppContext, freeAtUs: number): void {
   const waitMs = Math.min(1_000, Math.max(10, freeAtUs / 1000 - ctx.clock.now().getTime()));
-  setTimeout(() => ctx.outbox.kick(), waitMs).unref();
+  setTimeout(() => ctx.jobs.wake(OUTBOUND_SENDER), waitMs).unref();
 }
 
 /**

@@ -1,0 +1,29 @@
+/** The background jobs a request may wake (the names the scheduler knows them by, jobs/definitions.ts). */
+export const OUTBOUND_SENDER = 'outbound-sender';
+export const INBOUND_TEXTS = 'inbound-texts';
+
+type Listener = (job: string) => void;
+
+/**
+ * Asks a background job to run now rather than at its next tick. Part of the context from the start:
+ * the scheduler, when this instance runs jobs, listens; without one (JOBS=off, the CLI) a wake is
+ * heard by no one and the job's own timer, on whichever instance runs it, picks the work up.
+ */
+export interface JobWakeups {
+  wake(job: string): void;
+  /** Hears every wake until the returned function is called. */
+  listen(listener: Listener): () => void;
+}
+
+export function createJobWakeups(): JobWakeups {
+  const listeners = new Set<Listener>();
+  return {
+    wake(job) {
+      for (const listener of listeners) listener(job);
+    },
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
