@@ -105,7 +105,7 @@ describe('the scheduler', () => {
 });
 
 describe('jobs in a running app', () => {
-  it('sends a queued text within moments, woken by the context's job wake-up', async () => {
+  it('sends a queued text within moments, woken by the job wake-up of the context', async () => {
     const twilio = await startFakeTwilio();
     const t = await buildSmsTestApp({ twilio, env: { JOBS: 'on' } });
     try {
