@@ -20,9 +20,10 @@ import { sealedSegmentsOf } from '../journal/entry-cipher';
 import { appendToSmsDay, sealDayEntryFirst } from '../journal/sms-entries';
 import { JournalWords } from '../journal/words';
 import { writingPhotoFiles } from '../photos/service';
-import { signedMediaUrl } from '../photos/signed-url';
 import { probeAudio } from './audio';
-import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listEntryRecordings, listRecordings, updateRecording } from './repo';
+import { openRecordingRows, presentRecording } from './present';
+import { transcribeOnce } from './transcription/client';
+import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listRecordings, nextRecordingPosition, updateRecording } from './repo';
 
 // Voice recordings: the one door through which a recording enters, changes and leaves a journal
 // (a call, an MMS voice note, the web, an import). The audio is stored like a photo: encrypted with
@@ -56,9 +57,6 @@ export interface AddedRecording {
   added: boolean;
 }
 
-/** A recording row as the journal holds it in memory: a readable one's transcript opened. */
-export type OpenedRecording = JournalRecordingRow;
-
 const EXTENSIONS: Record<string, string> = {
   'audio/amr': 'amr',
   'audio/3gpp': '3gp',
@@ -75,48 +73,9 @@ function newRecordingKey(userId: string, entryId: string, now: Date, mimeType: s
   return `${userId}/${entryId}/${now.getTime()}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mimeType] ?? 'bin'}`;
 }
 
-/**
- * One try at a transcript, in memory (a vault user's audio, before it is sealed): the transcription
- * engine's, once it is part of the server; until then none (the recording is kept not transcribed).
- */
-async function transcribeOnce(_ctx: AppContext, _audio: Buffer): Promise<string | null> {
-  return null;
-}
-
 /** Whether recordings are transcribed on this server (a service or a local model is configured). */
 export function transcriptionConfigured(ctx: AppContext): boolean {
   return ctx.config.voice.transcribes;
-}
-
-/** A recording as the API shows it; a sealed one's transcript only as its sealed box. */
-export function presentRecording(ctx: AppContext, row: OpenedRecording): EntryRecording {
-  const shown: EntryRecording = {
-    id: row.id,
-    url: signedMediaUrl(ctx, row.file_path, 'full'),
-    mime_type: row.mime_type,
-    duration_seconds: Number(row.duration_seconds),
-    transcript: null,
-    transcript_status: row.transcript_status,
-  };
-  if (Number(row.sealed)) return { ...shown, ...(row.transcript !== null && { sealed: row.transcript }) };
-  return { ...shown, transcript: row.transcript_status === 'done' ? row.transcript : null };
-}
-
-/** Rows with their transcripts opened (a sealed one's stays sealed). */
-export function openRecordingRows(ctx: AppContext, userId: string, salt: string, rows: readonly JournalRecordingRow[]): OpenedRecording[] {
-  return rows.map((row) => (Number(row.sealed) || row.transcript === null ? row : { ...row, transcript: ctx.cipher.decrypt(userId, salt, row.transcript) }));
-}
-
-/** Every recording of a journal, opened, by entry (oldest first). */
-export async function recordingsByEntry(ctx: AppContext, db: Db, userId: string, salt: string, entryId?: string): Promise<Map<string, OpenedRecording[]>> {
-  const rows = entryId ? await listEntryRecordings(db, userId, entryId) : await listRecordings(db, userId);
-  const byEntry = new Map<string, OpenedRecording[]>();
-  for (const row of openRecordingRows(ctx, userId, salt, rows)) {
-    const list = byEntry.get(row.entry_id);
-    if (list) list.push(row);
-    else byEntry.set(row.entry_id, [row]);
-  }
-  return byEntry;
 }
 
 async function presentStored(ctx: AppContext, userId: string, row: JournalRecordingRow): Promise<EntryRecording> {
@@ -195,6 +154,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         transcribe_next_at: status === 'pending' ? now.toISOString() : null,
         transcribe_claimed_at: null,
         transcribe_error: null,
+        position: await nextRecordingPosition(trx, userId, entryId),
         received_at: input.receivedAt.toISOString(),
         created_at: now.toISOString(),
       };
