@@ -3,6 +3,7 @@ import type { JournalRecordingRow } from '../../db/tables';
 import { AppError } from '../../errors';
 import { backoffMs } from '../../jobs/backoff';
 import { workOffClaims } from '../../jobs/claim';
+import { sendingStopped } from '../../sms/sends-in-flight';
 import { markNotTranscribed, readRecordingAudio, recordTranscript } from '../recordings';
 import { transcribeAudio, type TranscriptionOutcome, type TranscriptionSettings } from './client';
 import { transcriptionLog } from './log';
@@ -55,6 +56,8 @@ export async function processTranscriptions(ctx: AppContext, options: { random?:
   if (!settings) return run;
   await workOffClaims({
     limit: RUN_LIMIT,
+    // Shutting down: claim nothing more (another instance, or this one's next start, goes on).
+    stopped: () => sendingStopped(ctx),
     claim: async () => {
       const row = await claimNext(ctx, settings);
       return row ? { rows: [row] } : null;
