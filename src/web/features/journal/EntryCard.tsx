@@ -88,7 +88,7 @@ export const EntryCard = memo(function EntryCard({ entry, timeZone, terms = NO_T
               onClick={() => setRecorderOpen((open) => !open)}
               aria-label={voiceCopy.recordFor(day)}
               aria-expanded={recorderOpen}
-              className={iconButton}
+              className={cn(iconButton, recorderOpen && 'bg-stone-100 text-ink')}
             >
               <Mic aria-hidden="true" className="size-4" />
             </button>
