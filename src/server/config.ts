@@ -80,6 +80,24 @@ const envSchema = z.object({
   MAX_CONNECTIONS: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
   /** Memory for decrypted journals held for search, per instance, in megabytes. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  /** The longest voice note (a call, an MMS, the web), in seconds. */
+  VOICE_MAX_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  /** An OpenAI-compatible transcription API's base (…/v1); unset, voice notes are kept untranscribed. */
+  TRANSCRIBE_URL: z
+    .url()
+    .refine((v) => /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL: the API base, e.g. https://api.openai.com/v1')
+    .refine((v) => !new URL(v).search && !new URL(v).hash, 'must be the API base without a query or fragment, e.g. https://api.openai.com/v1')
+    .optional(),
+  /** Sent as `Authorization: Bearer …` to TRANSCRIBE_URL; unset for a self-hosted server without one. */
+  TRANSCRIBE_API_KEY: z.string().optional(),
+  /** The model the transcription API is asked for. */
+  TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
+  /** The spoken language (ISO 639-1, e.g. en); unset, the service detects it. */
+  TRANSCRIBE_LANGUAGE: z.string().regex(/^[a-z]{2,3}$/, 'must be a language code such as en or de').optional(),
+  /** How long one transcription request may take, answer included, before it is retried. */
+  TRANSCRIBE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /** A local Whisper model file: transcription on the server itself. */
+  WHISPER_MODEL: z.string().optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -159,6 +177,21 @@ function toConfig(e: z.infer<typeof envSchema>) {
     maxConnections: e.MAX_CONNECTIONS,
     journalNumber: e.JOURNAL_NUMBER,
     verificationTextsPerHour: e.SMS_VERIFICATION_HOURLY_MAX,
+    voice: {
+      maxSeconds: e.VOICE_MAX_SECONDS,
+      /** Whether voice notes are transcribed here (a service, or a local model); without, they are kept untranscribed. */
+      transcribes: Boolean(e.TRANSCRIBE_URL || e.WHISPER_MODEL),
+    },
+    /** The OpenAI-compatible transcription API (voice/transcription/client.ts); null without TRANSCRIBE_URL. */
+    transcription: e.TRANSCRIBE_URL
+      ? {
+          url: e.TRANSCRIBE_URL.replace(/\/+$/, ''),
+          apiKey: e.TRANSCRIBE_API_KEY,
+          model: e.TRANSCRIBE_MODEL,
+          language: e.TRANSCRIBE_LANGUAGE,
+          timeoutMs: e.TRANSCRIBE_TIMEOUT_SECONDS * 1000,
+        }
+      : null,
     sms:
       e.SMS_PROVIDER === 'twilio'
         ? ({

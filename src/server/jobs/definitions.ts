@@ -9,9 +9,10 @@ import { sendDueMessages } from '../sms/outbound';
 import { redactProviderCopies } from '../sms/redact';
 import { processInboundTexts } from '../sms/inbound-job';
 import { sealVaults } from '../vault/seal-journal';
+import { processTranscriptions } from '../voice/transcription/job';
 import type { JobDefinition } from './scheduler';
 
-import { INBOUND_TEXTS, OUTBOUND_SENDER } from './wakeups';
+import { INBOUND_TEXTS, OUTBOUND_SENDER, TRANSCRIPTIONS } from './wakeups';
 
 /** Every background job. Each claims its own work in the database, so every instance may run them. */
 export const jobDefinitions: JobDefinition[] = [
@@ -19,6 +20,9 @@ export const jobDefinitions: JobDefinition[] = [
   // Woken by the webhook; the timer is for retries, and its first run, as the instance starts, takes
   // over texts a killed instance left (inbound-job.ts).
   { name: INBOUND_TEXTS, everyMs: 5_000, run: (ctx) => processInboundTexts(ctx) },
+  // Woken by each new pending recording and by "Transcribe again"; the timer is for retries and for
+  // recordings a stopped instance held (voice/transcription/job.ts).
+  { name: TRANSCRIPTIONS, everyMs: 15_000, run: (ctx) => processTranscriptions(ctx) },
   { name: 'twilio-redaction', everyMs: 15_000, run: (ctx) => redactProviderCopies(ctx) },
   // Woken by each upload; the timer takes up imports a stopped or killed instance left (import/runner.ts).
   { name: 'imports', everyMs: 5_000, run: (ctx) => runImports(ctx) },

@@ -1,6 +1,8 @@
 /** The background jobs a request may wake (the names the scheduler knows them by, jobs/definitions.ts). */
 export const OUTBOUND_SENDER = 'outbound-sender';
 export const INBOUND_TEXTS = 'inbound-texts';
+/** Voice recordings waiting for their transcript (journal_recordings: status 'pending', due). */
+export const TRANSCRIPTIONS = 'transcriptions';
 
 type Listener = (job: string) => void;
 
