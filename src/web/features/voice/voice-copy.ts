@@ -1,18 +1,16 @@
-/** The longest voice note the browser records, as the server caps it (VOICE_MAX_SECONDS' default). */
-export const VOICE_NOTE_MAX_SECONDS = 300;
+import { formatDuration, VOICE_MAX_SECONDS_DEFAULT, voiceMessages, voiceNoteLabel } from '../../../shared/voice-messages';
 
-/** m:ss, as a recording's length is said. */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
+export { formatDuration };
 
-/** The journal's words for voice notes. */
+/** The longest voice note the browser records, as the server caps it by default. */
+export const VOICE_NOTE_MAX_SECONDS = VOICE_MAX_SECONDS_DEFAULT;
+
+/** The journal's words for voice notes: the server's (src/shared/voice-messages.ts), and the web app's own. */
 export const voiceCopy = {
-  voiceNoteLabel: (seconds: number) => `Voice note, ${formatDuration(seconds)}`,
-  transcribing: 'Transcribing…',
-  notTranscribed: 'Not transcribed',
-  transcribeAgain: 'Transcribe again',
+  voiceNoteLabel,
+  transcribing: voiceMessages.transcribing,
+  notTranscribed: voiceMessages.notTranscribed,
+  transcribeAgain: voiceMessages.transcribeAgain,
   transcript: 'Transcript',
   transcribeFailed: 'The voice note could not be sent for transcription. Try again.',
   deleteTitle: 'Delete voice note',
