@@ -1,5 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { vaultMessages } from '../src/shared/vault-messages';
 import { signUpVerified } from './support';
+import { turnOnVault } from './vault-support';
 
 // Chromium's fake microphone (a steady tone) stands in for a person talking; the prompt is granted.
 test.use({
@@ -100,4 +102,34 @@ test('record a voice note in the browser and upload an audio file to an entry', 
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(confirm).toBeHidden();
   await expect(notes).toHaveCount(1);
+});
+
+test("a Vault user's voice note is sealed on the server and opened in the browser to play", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  await signUpVerified(page, request);
+  await page.getByRole('button', { name: 'Create Your First Entry' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New entry' });
+  await dialog.getByLabel('Your entry').fill('Fog on the harbour.');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await page.goto('/settings');
+  await turnOnVault(page, 'marsh heron listens at dawn 42');
+
+  await page.goto('/journal');
+  await expect(page.getByRole('heading', { name: vaultMessages.journal.lockedTitle })).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel(vaultMessages.card.passphraseLabel).fill('marsh heron listens at dawn 42');
+  await page.getByRole('button', { name: vaultMessages.card.unlock }).click();
+  const card = page.locator('article').filter({ hasText: 'Fog on the harbour.' });
+  await expect(card).toBeVisible({ timeout: 20_000 });
+
+  const recorder = await openRecorder(page, card);
+  await recorder.getByLabel('Upload audio file').setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: toneWav(3) });
+  const note = card.getByRole('list', { name: 'Voice notes' }).getByRole('listitem');
+  await expect(note).toHaveCount(1, { timeout: 20_000 });
+  await expect(note).toContainText('Voice note, 0:03');
+  const audio = note.locator('audio');
+  // The stored bytes are sealed: the player gets them opened here, from a blob: address.
+  await expect(audio).toHaveAttribute('src', /^blob:/);
+  expect(await playableSeconds(audio)).toBeCloseTo(3, 0);
+  await expect(note).toContainText('Not transcribed');
 });
