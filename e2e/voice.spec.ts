@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { vaultMessages } from '../src/shared/vault-messages';
 import { signUpVerified } from './support';
@@ -88,6 +89,12 @@ test('record a voice note in the browser and upload an audio file to an entry', 
   await expect(notes).toHaveCount(2);
   await expect(notes.nth(1)).toContainText('Voice note, 0:04');
   expect(await playableSeconds(notes.nth(1).locator('audio'))).toBeCloseTo(4, 0);
+
+  // The players, the transcript's state and the recorder pass axe (WCAG 2.1 A/AA, nothing serious).
+  await openRecorder(page, card);
+  const results = await new AxeBuilder({ page }).include('article').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await card.getByRole('region', { name: 'Voice note' }).getByRole('button', { name: 'Cancel' }).click();
 
   // Voice notes are what the Voice filter finds.
   await page.getByRole('button', { name: /Filters/ }).click();
