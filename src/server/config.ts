@@ -9,6 +9,15 @@ const flag = z
   .default('false')
   .transform((v) => v === 'true' || v === '1');
 
+/** A URL, or null when it is none (zod checks run on, after a failed one). */
+function parsedUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -85,8 +94,8 @@ const envSchema = z.object({
   /** An OpenAI-compatible transcription API's base (…/v1); unset, voice notes are kept untranscribed. */
   TRANSCRIBE_URL: z
     .url()
-    .refine((v) => /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL: the API base, e.g. https://api.openai.com/v1')
-    .refine((v) => !new URL(v).search && !new URL(v).hash, 'must be the API base without a query or fragment, e.g. https://api.openai.com/v1')
+    .refine((v) => /^https?:$/.test(parsedUrl(v)?.protocol ?? ''), 'must be an http:// or https:// URL: the API base, e.g. https://api.openai.com/v1')
+    .refine((v) => !parsedUrl(v)?.search && !parsedUrl(v)?.hash, 'must be the API base without a query or fragment, e.g. https://api.openai.com/v1')
     .optional(),
   /** Sent as `Authorization: Bearer …` to TRANSCRIBE_URL; unset for a self-hosted server without one. */
   TRANSCRIBE_API_KEY: z.string().optional(),

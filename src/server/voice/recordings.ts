@@ -42,8 +42,10 @@ export interface AddRecordingInput {
   mimeType?: string;
   origin: RecordingOrigin;
   receivedAt: Date;
-  /** The entry it belongs to; without, the day's phone entry for `receivedAt` in the user's zone. */
+  /** The entry it belongs to; without, the day's phone entry for `entryDate`. */
   entryId?: string;
+  /** The day (YYYY-MM-DD) whose phone entry takes it; by default the local day of `receivedAt` in the user's zone. */
+  entryDate?: string;
   /** A transcript already known (an import, a development call); null or absent: to be transcribed. */
   transcript?: string | null;
   /** Where it came from (`call:<RecordingSid>`, `mms:<MessageSid>:<index>`): added once, however often it arrives. */
@@ -96,7 +98,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
   }
   const probed = await probeAudio(input.audio, ctx.config.voice.maxSeconds);
   const owner = await loadOwner(ctx, userId);
-  const entryDate = localDate(input.receivedAt, owner.timezone);
+  const entryDate = input.entryDate ?? localDate(input.receivedAt, owner.timezone);
   const vault = (await JournalWords.read(ctx.db, userId)).sealedTo;
   if (input.entryId) {
     const entry = await findEntry(ctx.db, userId, input.entryId);
