@@ -12,6 +12,8 @@ const SECURITY_HEADER_OPTIONS: HelmetOptions = {
       // sonner and Radix set inline styles at run time.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
+      // A Vault's voice notes play from blob: addresses once opened in the browser, as its photos show.
+      mediaSrc: ["'self'", 'blob:'],
       connectSrc: ["'self'"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],

@@ -1,4 +1,4 @@
-import { Globe, MessageSquareText, Pencil, Trash2 } from 'lucide-react';
+import { Globe, MessageSquareText, Mic, Pencil, Trash2 } from 'lucide-react';
 import { memo, useEffect, useId, useReducer, useRef, useState } from 'react';
 import type { EntrySource, JournalEntry } from '../../../shared/journal';
 import { messages } from '../../../shared/messages';
@@ -14,6 +14,7 @@ import { looksLikeMarkdown } from './markdown-syntax';
 import { photoAlt } from './photo-rules';
 import { PhotoImg } from './photo-src';
 import { markSearchTerms, searchMarkRanges } from './search-marks';
+import { EntryRecordings, VoiceNoteRecorder, voiceCopy } from '../voice';
 
 /** The Markdown renderer: loaded only when an entry on screen uses Markdown. */
 const markdownCode = loadOnce(() => import('./markdown'));
@@ -33,7 +34,9 @@ export const EntryCard = memo(function EntryCard({ entry, timeZone, terms = NO_T
   const [editing, setEditing] = useState(false);
   const [lightbox, setLightbox] = useState<number | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [recorderOpen, setRecorderOpen] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  const recordButton = useRef<HTMLButtonElement>(null);
   const day = formatEntryDay(entry.entry_date);
   // An entry kept in its own zone (an imported trip) shows its time there, and names the zone.
   const added = localMoment(new Date(entry.created_at), entry.time_zone ?? timeZone);
@@ -45,6 +48,11 @@ export const EntryCard = memo(function EntryCard({ entry, timeZone, terms = NO_T
     setEditing(false);
     // Back to where editing began, once the button is rendered again.
     requestAnimationFrame(() => editButton.current?.focus());
+  };
+
+  const closeRecorder = () => {
+    setRecorderOpen(false);
+    requestAnimationFrame(() => recordButton.current?.focus());
   };
 
   return (
@@ -73,6 +81,17 @@ export const EntryCard = memo(function EntryCard({ entry, timeZone, terms = NO_T
         </div>
         {!editing && (
           <div className="-mt-1 -mr-2 flex shrink-0 items-center">
+            {/* A voice note goes to a saved entry at once, beside the text, not through the editor's Save. */}
+            <button
+              ref={recordButton}
+              type="button"
+              onClick={() => setRecorderOpen((open) => !open)}
+              aria-label={voiceCopy.recordFor(day)}
+              aria-expanded={recorderOpen}
+              className={cn(iconButton, recorderOpen && 'bg-stone-100 text-ink')}
+            >
+              <Mic aria-hidden="true" className="size-4" />
+            </button>
             <button ref={editButton} type="button" onClick={() => setEditing(true)} aria-label={`Edit entry from ${day}`} className={iconButton}>
               <Pencil aria-hidden="true" className="size-4" />
             </button>
@@ -131,6 +150,8 @@ export const EntryCard = memo(function EntryCard({ entry, timeZone, terms = NO_T
               ))}
             </ul>
           )}
+          <EntryRecordings entryId={entry.id} recordings={entry.recordings ?? []} />
+          <VoiceNoteRecorder entryId={entry.id} open={recorderOpen} onClose={closeRecorder} />
         </>
       )}
 

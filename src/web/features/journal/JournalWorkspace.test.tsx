@@ -215,6 +215,16 @@ describe('search and filters', () => {
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(app.address()).toBe('/journal');
   });
+
+  it('filters the entries that hold a voice note', async () => {
+    api.on('GET /api/entries', json(200, page([buildEntry()])));
+    const app = renderJournal(<JournalWorkspace />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Filters/ }));
+    await user.click(screen.getByRole('radio', { name: 'Voice' }));
+    await waitFor(() => expect(app.address()).toBe('/journal?source=voice'));
+    await waitFor(() => expect(api.to('GET /api/entries').at(-1)!.params.toString()).toBe('source=voice'));
+  });
 });
 
 describe('banners', () => {

@@ -16,6 +16,7 @@ const SOURCES: { value: SourceFilter; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'web', label: 'Web' },
   { value: 'sms', label: 'SMS' },
+  { value: 'voice', label: 'Voice' },
 ];
 
 /** Spec 3's search filter: words (debounced), from/to, tags, source and has-photos. */

@@ -23,6 +23,12 @@ describe('search filter', () => {
     expect(filterFromParams(params)).toEqual({ text: 'rain', dateFrom: '', dateTo: '2026-02-01', tags: ['a', 'b'], source: 'all', hasPhotos: false });
   });
 
+  it('filters entries with a voice note by source=voice', () => {
+    const filter = { ...emptyFilter, source: 'voice' as const };
+    expect(entriesPath(filter)).toBe('/api/entries?source=voice');
+    expect(filterFromParams(filterToParams(filter))).toEqual(filter);
+  });
+
   it('round-trips through the address', () => {
     const filter = { text: 'rain', dateFrom: '2026-01-01', dateTo: '', tags: ['x'], source: 'sms' as const, hasPhotos: true };
     expect(filterFromParams(filterToParams(filter))).toEqual(filter);

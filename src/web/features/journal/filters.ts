@@ -1,6 +1,7 @@
 import { ENTRY_SOURCES, splitTags, type EntrySource } from '../../../shared/journal-rules';
 
-export type SourceFilter = 'all' | EntrySource;
+/** `voice`: entries that hold a recording, whatever their source. */
+export type SourceFilter = 'all' | EntrySource | 'voice';
 
 /** The spec's search filter (section 3) as the journal screen holds it. */
 export interface SearchFilter {
@@ -16,7 +17,7 @@ export interface SearchFilter {
 export const emptyFilter: SearchFilter = { text: '', dateFrom: '', dateTo: '', tags: [], source: 'all', hasPhotos: false };
 
 const isoDay = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : '');
-const isSource = (value: string | null): value is SourceFilter => value === 'all' || (ENTRY_SOURCES as readonly string[]).includes(value ?? '');
+const isSource = (value: string | null): value is SourceFilter => value === 'all' || value === 'voice' || (ENTRY_SOURCES as readonly string[]).includes(value ?? '');
 
 /**
  * The filter lives in the address (so a reload keeps it) under the API's own names:

@@ -24,7 +24,10 @@ describe('the opened Vault journal, searched and counted in the browser', () => 
   const journal = inPlace(
     [
       entry('a', '2026-11-25', 'Café with Sam', { tags: ['Friends'] }),
-      entry('b', '2026-11-24', 'Long walk by the river', { source: 'sms' }),
+      entry('b', '2026-11-24', 'Long walk by the river', {
+        source: 'sms',
+        recordings: [{ id: 'r', url: '', mime_type: 'audio/wav', duration_seconds: 60, transcript: 'Long walk', transcript_status: 'done' }],
+      }),
       entry('c', '2025-11-25', 'A year ago: the "old pier" at dusk', { title: 'Pier' }),
       entry('d', '2024-11-25', 'Two years ago', { photos: [{ id: 'p', url: '', thumbnail_url: '', file_name: 'x.jpg', file_size: 1, mime_type: 'image/jpeg' }] }),
     ].map(localEntry),
@@ -51,7 +54,7 @@ describe('the opened Vault journal, searched and counted in the browser', () => 
     expect(walked).toEqual(['w', 'p1', 'p2', 'y']);
   });
 
-  it('finds words folded for case and accents, quoted phrases, tags, source, dates and photos', () => {
+  it('finds words folded for case and accents, quoted phrases, tags, source, voice notes, dates and photos', () => {
     const ids = (filter: Partial<typeof emptyFilter>) => pageOf(journal, { ...emptyFilter, ...filter }, null).entries.map((e) => e.id);
     expect(ids({})).toEqual(['a', 'b', 'c', 'd']);
     expect(ids({ text: 'cafe' })).toEqual(['a']);
@@ -60,6 +63,7 @@ describe('the opened Vault journal, searched and counted in the browser', () => 
     expect(ids({ text: 'pier sam' })).toEqual([]);
     expect(ids({ tags: ['friends'] })).toEqual(['a']);
     expect(ids({ source: 'sms' })).toEqual(['b']);
+    expect(ids({ source: 'voice' })).toEqual(['b']);
     expect(ids({ dateFrom: '2025-01-01', dateTo: '2025-12-31' })).toEqual(['c']);
     expect(ids({ hasPhotos: true })).toEqual(['d']);
   });

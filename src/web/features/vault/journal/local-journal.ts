@@ -58,7 +58,7 @@ function matcher(filter: SearchFilter): (local: LocalEntry) => boolean {
   const terms = searchTerms(filter.text);
   const tags = filter.tags.map((t) => t.toLowerCase());
   return ({ entry, searchText, foldedTags }) =>
-    (filter.source === 'all' || entry.source === filter.source) &&
+    (filter.source === 'all' || (filter.source === 'voice' ? (entry.recordings?.length ?? 0) > 0 : entry.source === filter.source)) &&
     (!filter.dateFrom || entry.entry_date >= filter.dateFrom) &&
     (!filter.dateTo || entry.entry_date <= filter.dateTo) &&
     (!filter.hasPhotos || entry.photos.length > 0) &&

@@ -2,6 +2,7 @@ import type { EntryPhoto, JournalEntry, ServedEntry } from '../../../../shared/j
 import type { VaultSegment } from '../../../../shared/vault';
 import { vaultMessages } from '../../../../shared/vault-messages';
 import { SEALED_PHOTO_MARK } from '../../journal/photo-src';
+import { openRecording } from '../../voice/vault-recordings';
 import { entryFromSegments } from '../migrate';
 import { openSegment, openText, type VaultKeys } from '../vault-crypto';
 
@@ -39,8 +40,10 @@ async function openPhoto(keys: VaultKeys, photo: EntryPhoto): Promise<EntryPhoto
 
 /** An entry as the journal shows it; one the server can still read (while sealing, or turning off) is as sent. */
 export async function openServedEntry(keys: VaultKeys, served: ServedEntry): Promise<JournalEntry> {
-  if (served.content !== null) return served;
+  // A Vault user's recordings are sealed even while the entry's words are not yet.
+  const recordings = served.recordings && (await Promise.all(served.recordings.map((r) => openRecording(keys, r))));
+  if (served.content !== null) return recordings ? { ...served, recordings } : served;
   const { sealed, ...fields } = served;
   const [segments, photos] = await Promise.all([Promise.all(sealed.map((s) => openOnce(keys, s, served.created_at))), Promise.all(served.photos.map((p) => openPhoto(keys, p)))]);
-  return { ...fields, ...entryFromSegments(segments), photos };
+  return { ...fields, ...entryFromSegments(segments), photos, ...(recordings && { recordings }) };
 }

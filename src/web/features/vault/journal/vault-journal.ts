@@ -17,6 +17,7 @@ import { forgetOpenedPhotos } from './photos';
 
 export { VaultLockedError } from './locked';
 export { openedPhotoUrl } from './photos';
+export { openedRecordingUrl } from '../../voice/vault-recordings';
 export { exportInBrowser } from './export';
 export { addVaultPhotos, createVaultEntry, updateVaultEntry } from './write';
 
