@@ -26,6 +26,7 @@ import * as entryZones from './2026-11-26-0100-entry-zones';
 import * as emailVerification from './2026-11-28-0100-email-verification';
 import * as entryVersions from './2026-11-28-0100-entry-versions';
 import * as sessionProofs from './2026-11-28-0200-session-proofs';
+import * as voiceCalls from './2026-11-29-0110-voice-calls';
 import * as secondFactors from './2026-11-28-0100-second-factors';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0100-entry-versions': entryVersions,
   '2026-11-28-0100-second-factors': secondFactors,
   '2026-11-28-0200-session-proofs': sessionProofs,
+  '2026-11-29-0110-voice-calls': voiceCalls,
 };
