@@ -82,6 +82,12 @@ const envSchema = z.object({
   MAX_CONNECTIONS: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
   /** Memory for decrypted journals held for search, per instance, in megabytes. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  /** The longest voice note (a call, an MMS, the web), in seconds. */
+  VOICE_MAX_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  /** An OpenAI-compatible transcription API's base (…/v1); unset, voice notes are kept untranscribed. */
+  TRANSCRIBE_URL: z.url().optional(),
+  /** A local Whisper model file: transcription on the server itself. */
+  WHISPER_MODEL: z.string().optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -162,6 +168,11 @@ function toConfig(e: z.infer<typeof envSchema>) {
     maxConnections: e.MAX_CONNECTIONS,
     journalNumber: e.JOURNAL_NUMBER,
     verificationTextsPerHour: e.SMS_VERIFICATION_HOURLY_MAX,
+    voice: {
+      maxSeconds: e.VOICE_MAX_SECONDS,
+      /** Whether voice notes are transcribed here (a service, or a local model); without, they are kept untranscribed. */
+      transcribes: Boolean(e.TRANSCRIBE_URL || e.WHISPER_MODEL),
+    },
     sms:
       e.SMS_PROVIDER === 'twilio'
         ? ({

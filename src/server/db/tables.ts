@@ -209,6 +209,39 @@ interface JournalPhotosTable {
   created_at: string;
 }
 
+export type RecordingOrigin = 'call' | 'mms' | 'web' | 'import';
+export type RecordingTranscriptStatus = 'pending' | 'done' | 'failed';
+
+interface JournalRecordingsTable {
+  id: string;
+  user_id: string;
+  entry_id: string;
+  /** Storage key of the audio, encrypted with the owner's key (or sealed to the vault's public key). */
+  file_path: string;
+  mime_type: string;
+  /** From the container (or the decoded length when the container has none). */
+  duration_seconds: number;
+  /** Bytes of the audio as received. */
+  file_size: number;
+  origin: RecordingOrigin;
+  /** 1: the audio and the transcript are sealed to the user's vault public key; the server cannot open them. */
+  sealed: number;
+  /** Where it came from (`call:<RecordingSid>`, `mms:<MessageSid>:<index>`, an import's key): unique per user. */
+  source_key: string | null;
+  /** Encrypted like entry text (ENC:…), or for a vault user a base64 sealed box of {"transcript": …}; null until transcribed. */
+  transcript: string | null;
+  transcript_status: RecordingTranscriptStatus;
+  transcribe_attempts: Generated<number>;
+  /** When a pending recording is due (the job reads status 'pending' and this <= now). */
+  transcribe_next_at: string | null;
+  /** The running claim's time; an old one is taken over. */
+  transcribe_claimed_at: string | null;
+  /** The last failure's kind (no transcript, no audio): for the logs and the admin's counts. */
+  transcribe_error: string | null;
+  received_at: string;
+  created_at: string;
+}
+
 interface JournalRevisionsTable {
   user_id: string;
   revision: number;
@@ -482,6 +515,7 @@ export interface Database {
   journal_entries: JournalEntriesTable;
   entry_idempotency_keys: EntryIdempotencyKeysTable;
   journal_photos: JournalPhotosTable;
+  journal_recordings: JournalRecordingsTable;
   journal_revisions: JournalRevisionsTable;
   journal_sms_applied: JournalSmsAppliedTable;
   journal_imports: JournalImportsTable;
@@ -509,3 +543,4 @@ export type SmsMessage = Selectable<SmsMessagesTable>;
 export type Subscriber = Selectable<SubscribersTable>;
 export type JournalEntryRow = Selectable<JournalEntriesTable>;
 export type JournalPhotoRow = Selectable<JournalPhotosTable>;
+export type JournalRecordingRow = Selectable<JournalRecordingsTable>;

@@ -3,6 +3,8 @@ export const OUTBOUND_SENDER = 'outbound-sender';
 export const INBOUND_TEXTS = 'inbound-texts';
 /** Call recordings Twilio reported, waiting to be fetched into the journal (voice_calls: status 'download' or 'delete', due). */
 export const CALL_RECORDINGS = 'call-recordings';
+/** Voice recordings waiting for their transcript (journal_recordings: status 'pending', due). */
+export const TRANSCRIPTIONS = 'transcriptions';
 
 type Listener = (job: string) => void;
 

@@ -167,10 +167,47 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
  * the append's transaction (sealed meanwhile, or the Vault turned off), the text joins it readable
  * and the next seal step takes both.
  */
-async function sealDayEntryFirst(ctx: AppContext, userId: string, entryDate: string): Promise<void> {
+export async function sealDayEntryFirst(ctx: AppContext, userId: string, entryDate: string): Promise<void> {
   if (!(await JournalWords.read(ctx.db, userId)).sealedTo) return;
   const entry = await repo.findSmsDayEntry(ctx.db, userId, entryDate, false);
   if (entry && entry.sealed === null) await sealEntryNow(ctx, userId, entry.id);
+}
+
+/** Where a voice note went in its day: the entry, the entries it started, and whether that entry is sealed. */
+export interface DayPlace {
+  entryId: string;
+  createdEntryIds: string[];
+  sealed: boolean;
+}
+
+/**
+ * A voice note's place in the journal, inside the caller's change: the day's SMS entry for
+ * `entryDate` (created when there is none, continued as a text's would be), with `text` (a
+ * transcript, or nothing) appended as a text is: readable, or a segment sealed to the vault.
+ * Call sealDayEntryFirst before the change for a vault user.
+ */
+export async function appendToSmsDay(
+  ctx: AppContext,
+  trx: Db,
+  words: JournalWords,
+  input: { owner: JournalOwner; entryDate: string; receivedAt: Date; text: string },
+): Promise<DayPlace> {
+  const day: DayAppend = {
+    userId: input.owner.userId,
+    salt: input.owner.salt,
+    timeZone: input.owner.timezone,
+    entryDate: input.entryDate,
+    text: normalizeEntryText(input.text),
+    box: undefined,
+    // A recording is what the entry holds, as a photo is: the day entry may start without words.
+    hasPhotos: true,
+    receivedAt: input.receivedAt,
+    now: ctx.clock.now().toISOString(),
+    lock: ctx.dbKind === 'postgres',
+    vault: words.seal,
+  };
+  const written = await appendToDayEntry(ctx, trx, day, []);
+  return { entryId: written.entryId, createdEntryIds: written.createdEntryIds, sealed: written.sealed };
 }
 
 interface DayAppend {

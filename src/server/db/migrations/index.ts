@@ -26,8 +26,9 @@ import * as entryZones from './2026-11-26-0100-entry-zones';
 import * as emailVerification from './2026-11-28-0100-email-verification';
 import * as entryVersions from './2026-11-28-0100-entry-versions';
 import * as sessionProofs from './2026-11-28-0200-session-proofs';
-import * as voiceCalls from './2026-11-29-0110-voice-calls';
 import * as secondFactors from './2026-11-28-0100-second-factors';
+import * as voiceRecordings from './2026-11-29-0100-voice-recordings';
+import * as voiceCalls from './2026-11-29-0110-voice-calls';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0100-entry-versions': entryVersions,
   '2026-11-28-0100-second-factors': secondFactors,
   '2026-11-28-0200-session-proofs': sessionProofs,
+  '2026-11-29-0100-voice-recordings': voiceRecordings,
   '2026-11-29-0110-voice-calls': voiceCalls,
 };

@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { countWords, ENTRY_CONTENT_MAX, normalizeEntryText, type EntryRecording } from '../../shared/journal';
+import { messages } from '../../shared/messages';
+import { voiceMessages } from '../../shared/voice-messages';
+import { isSealedPhoto, openPhotoBytes, SEALED_CONTENT_TYPE, sealPhotoBytes } from '../at-rest/photo-files';
+import type { AppContext } from '../context';
+import { isVaultFile, sealFileBytes, sealSegment, sealText } from '../crypto/sealed-box';
+import type { Db } from '../db/database';
+import type { JournalRecordingRow, RecordingOrigin } from '../db/tables';
+import { conflict, notFound } from '../errors';
+import { newId } from '../ids';
+import { TRANSCRIPTIONS } from '../jobs/wakeups';
+import { changeJournal } from '../journal/changes';
+import { localDate } from '../journal/dates';
+import { loadOwner, ownerSalt, type JournalOwner } from '../journal/owner';
+import { findEntry, replaceSegments, touchEntry, updateEntry } from '../journal/repo';
+import { sealEntryFirst } from '../journal/seal-entries';
+import { sealedSegmentsOf } from '../journal/entry-cipher';
+import { appendToSmsDay, sealDayEntryFirst } from '../journal/sms-entries';
+import { JournalWords } from '../journal/words';
+import { writingPhotoFiles } from '../photos/service';
+import { signedMediaUrl } from '../photos/signed-url';
+import { probeAudio } from './audio';
+import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listEntryRecordings, listRecordings, updateRecording } from './repo';
+
+// Voice recordings: the one door through which a recording enters, changes and leaves a journal
+// (a call, an MMS voice note, the web, an import). The audio is stored like a photo: encrypted with
+// the owner's key, or, for a vault user, sealed to the vault's public key in the same step that
+// writes it. Every change passes the journal's one write path (changeJournal).
+//
+// A recording's transcript status: 'done' (transcribed; for a vault user it may be sealed),
+// 'pending' (the transcription job will transcribe it), 'failed' (not transcribed: the service
+// failed for a day, or none is configured, or a vault user's one try in memory failed). Without
+// TRANSCRIBE_URL or WHISPER_MODEL a recording is 'failed' from the start, so the web shows
+// "Not transcribed", and "Transcribe again" answers that transcription is not set up.
+
+export interface AddRecordingInput {
+  audio: Buffer;
+  /** The type the sender declared; the audio's own container decides what it is kept as. */
+  mimeType?: string;
+  origin: RecordingOrigin;
+  receivedAt: Date;
+  /** The entry it belongs to; without, the day's phone entry for `receivedAt` in the user's zone. */
+  entryId?: string;
+  /** A transcript already known (an import, a development call); null or absent: to be transcribed. */
+  transcript?: string | null;
+  /** Where it came from (`call:<RecordingSid>`, `mms:<MessageSid>:<index>`): added once, however often it arrives. */
+  sourceKey?: string;
+}
+
+export interface AddedRecording {
+  recording: EntryRecording;
+  entryId: string;
+  /** False when `sourceKey` was already in the journal: nothing was added, the existing one is returned. */
+  added: boolean;
+}
+
+/** A recording row as the journal holds it in memory: a readable one's transcript opened. */
+export type OpenedRecording = JournalRecordingRow;
+
+const EXTENSIONS: Record<string, string> = {
+  'audio/amr': 'amr',
+  'audio/3gpp': '3gp',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/mpeg': 'mp3',
+  'audio/ogg': 'ogg',
+  'audio/wav': 'wav',
+  'audio/webm': 'webm',
+};
+
+/** Storage key of a new recording: `user/entry/timestamp-rand.ext` (the owner's id first, as photos). */
+function newRecordingKey(userId: string, entryId: string, now: Date, mimeType: string): string {
+  return `${userId}/${entryId}/${now.getTime()}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mimeType] ?? 'bin'}`;
+}
+
+/**
+ * One try at a transcript, in memory (a vault user's audio, before it is sealed): the transcription
+ * engine's, once it is part of the server; until then none (the recording is kept not transcribed).
+ */
+async function transcribeOnce(_ctx: AppContext, _audio: Buffer): Promise<string | null> {
+  return null;
+}
+
+/** Whether recordings are transcribed on this server (a service or a local model is configured). */
+export function transcriptionConfigured(ctx: AppContext): boolean {
+  return ctx.config.voice.transcribes;
+}
+
+/** A recording as the API shows it; a sealed one's transcript only as its sealed box. */
+export function presentRecording(ctx: AppContext, row: OpenedRecording): EntryRecording {
+  const shown: EntryRecording = {
+    id: row.id,
+    url: signedMediaUrl(ctx, row.file_path, 'full'),
+    mime_type: row.mime_type,
+    duration_seconds: Number(row.duration_seconds),
+    transcript: null,
+    transcript_status: row.transcript_status,
+  };
+  if (Number(row.sealed)) return { ...shown, ...(row.transcript !== null && { sealed: row.transcript }) };
+  return { ...shown, transcript: row.transcript_status === 'done' ? row.transcript : null };
+}
+
+/** Rows with their transcripts opened (a sealed one's stays sealed). */
+export function openRecordingRows(ctx: AppContext, userId: string, salt: string, rows: readonly JournalRecordingRow[]): OpenedRecording[] {
+  return rows.map((row) => (Number(row.sealed) || row.transcript === null ? row : { ...row, transcript: ctx.cipher.decrypt(userId, salt, row.transcript) }));
+}
+
+/** Every recording of a journal, opened, by entry (oldest first). */
+export async function recordingsByEntry(ctx: AppContext, db: Db, userId: string, salt: string, entryId?: string): Promise<Map<string, OpenedRecording[]>> {
+  const rows = entryId ? await listEntryRecordings(db, userId, entryId) : await listRecordings(db, userId);
+  const byEntry = new Map<string, OpenedRecording[]>();
+  for (const row of openRecordingRows(ctx, userId, salt, rows)) {
+    const list = byEntry.get(row.entry_id);
+    if (list) list.push(row);
+    else byEntry.set(row.entry_id, [row]);
+  }
+  return byEntry;
+}
+
+async function presentStored(ctx: AppContext, userId: string, row: JournalRecordingRow): Promise<EntryRecording> {
+  return presentRecording(ctx, openRecordingRows(ctx, userId, await ownerSalt(ctx, userId), [row])[0]!);
+}
+
+/**
+ * Adds a recording to the user's journal: the audio is probed (refused when it is not audio, too
+ * long or too large), stored encrypted (or sealed to the vault), and attached to `entryId` or to the
+ * day's phone entry, created when there is none. A vault user's recording is transcribed once, in
+ * memory, before it is sealed (the server cannot hear it afterwards); the transcript joins the
+ * entry's words, sealed. Idempotent on `sourceKey`.
+ */
+export async function addRecording(ctx: AppContext, userId: string, input: AddRecordingInput): Promise<AddedRecording> {
+  if (input.sourceKey) {
+    const existing = await findRecordingBySource(ctx.db, userId, input.sourceKey);
+    if (existing) return { recording: await presentStored(ctx, userId, existing), entryId: existing.entry_id, added: false };
+  }
+  const probed = await probeAudio(input.audio, ctx.config.voice.maxSeconds);
+  const owner = await loadOwner(ctx, userId);
+  const entryDate = localDate(input.receivedAt, owner.timezone);
+  const vault = (await JournalWords.read(ctx.db, userId)).sealedTo;
+  if (input.entryId) {
+    const entry = await findEntry(ctx.db, userId, input.entryId);
+    if (!entry) throw notFound(messages.entries.entryNotFound);
+    if (vault) await sealEntryFirst(ctx, userId, entry);
+  } else if (vault) {
+    await sealDayEntryFirst(ctx, userId, entryDate);
+  }
+  // The one moment the server hears a vault user's audio: before it is sealed.
+  let transcript = input.transcript === undefined ? null : input.transcript;
+  if (transcript === null && vault && transcriptionConfigured(ctx)) transcript = await transcribeOnce(ctx, input.audio);
+  if (transcript !== null) transcript = normalizeEntryText(transcript);
+  const result = await writingPhotoFiles(ctx, (written) =>
+    changeJournal(ctx, userId, async (trx, _revision, words) => {
+      if (input.sourceKey) {
+        const existing = await findRecordingBySource(trx, userId, input.sourceKey);
+        if (existing) return { entryId: existing.entry_id, row: existing, added: false };
+      }
+      const now = ctx.clock.now();
+      const words_ = transcript ?? '';
+      let entryId: string;
+      let changedEntryIds: string[] = [];
+      let sealedTo: string | null;
+      if (input.entryId) {
+        const entry = await findEntry(trx, userId, input.entryId);
+        if (!entry) throw notFound(messages.entries.entryNotFound);
+        entryId = entry.id;
+        sealedTo = entry.sealed !== null ? sealKeyOf(words) : null;
+        if (words_) await appendWords(ctx, trx, owner, entryId, words_, input.receivedAt, sealedTo);
+      } else {
+        const place = await appendToSmsDay(ctx, trx, words, { owner, entryDate, receivedAt: input.receivedAt, text: words_ });
+        entryId = place.entryId;
+        changedEntryIds = place.createdEntryIds;
+        sealedTo = place.sealed ? sealKeyOf(words) : null;
+      }
+      const status = transcript !== null ? 'done' : !sealedTo && transcriptionConfigured(ctx) ? 'pending' : 'failed';
+      const key = newRecordingKey(userId, entryId, now, probed.mimeType);
+      const stored = sealedTo ? await sealFileBytes(sealedTo, input.audio) : sealPhotoBytes(ctx, userId, owner.salt, input.audio);
+      await ctx.storage.put(key, stored, SEALED_CONTENT_TYPE);
+      written.push(key);
+      const row: JournalRecordingRow = {
+        id: newId(),
+        user_id: userId,
+        entry_id: entryId,
+        file_path: key,
+        mime_type: probed.mimeType,
+        duration_seconds: probed.durationSeconds,
+        file_size: input.audio.length,
+        origin: input.origin,
+        sealed: sealedTo ? 1 : 0,
+        source_key: input.sourceKey ?? null,
+        transcript: sealedTo ? await sealText(sealedTo, JSON.stringify({ transcript })) : transcript !== null ? ctx.cipher.encrypt(userId, owner.salt, transcript) : null,
+        transcript_status: status,
+        transcribe_attempts: 0,
+        transcribe_next_at: status === 'pending' ? now.toISOString() : null,
+        transcribe_claimed_at: null,
+        transcribe_error: null,
+        received_at: input.receivedAt.toISOString(),
+        created_at: now.toISOString(),
+      };
+      await insertRecording(trx, row);
+      await touchEntry(trx, userId, entryId, now.toISOString());
+      return { entryId, changedEntryIds, row, added: true };
+    }),
+  );
+  if (result.added && result.row.transcript_status === 'pending') ctx.jobs.wake(TRANSCRIPTIONS);
+  return { recording: await presentStored(ctx, userId, result.row), entryId: result.entryId, added: result.added };
+}
+
+/** The vault's public key, for words going into a sealed entry (one exists only beside its vault). */
+function sealKeyOf(words: JournalWords): string {
+  if (!words.seal) throw new Error('A sealed entry without a vault');
+  return words.seal.public_key;
+}
+
+/**
+ * Appends words (a transcript) to an entry as a paragraph, the way an inbound text is appended:
+ * readable under the owner's key, or a segment sealed to `sealedTo` for a sealed entry. Past the
+ * entry's length limit the words stay only on the recording.
+ */
+async function appendWords(ctx: AppContext, trx: Db, owner: JournalOwner, entryId: string, text: string, at: Date, sealedTo: string | null): Promise<void> {
+  const entry = await findEntry(trx, owner.userId, entryId);
+  if (!entry) return;
+  const updatedAt = ctx.clock.now().toISOString();
+  if (entry.sealed !== null) {
+    if (!sealedTo) throw new Error('A sealed entry without a vault');
+    const segments = sealedSegmentsOf(entry.sealed);
+    const segment = await sealSegment(sealedTo, { text, at: at.toISOString(), source: entry.source === 'sms' ? 'sms' : 'web' });
+    await replaceSegments(trx, owner.userId, entryId, { sealed: JSON.stringify([...segments, segment]), word_count: Number(entry.word_count) + countWords(text), updated_at: updatedAt });
+    return;
+  }
+  const before = ctx.cipher.decrypt(owner.userId, owner.salt, entry.content);
+  const content = before ? `${before}\n\n${text}` : text;
+  if (content.length > ENTRY_CONTENT_MAX) return;
+  await updateEntry(trx, owner.userId, entryId, { content: ctx.cipher.encrypt(owner.userId, owner.salt, content), word_count: countWords(content), updated_at: updatedAt });
+}
+
+/**
+ * A recording's transcript arrived (the transcription job): kept on the recording (encrypted, or
+ * sealed when the recording is) and appended to its entry's text, as a text would be. A recording
+ * deleted meanwhile, or already transcribed, is left as it is. Answers whether it was recorded.
+ */
+export async function recordTranscript(ctx: AppContext, recordingId: string, userId: string, transcript: string): Promise<boolean> {
+  const owner = await loadOwner(ctx, userId);
+  const text = normalizeEntryText(transcript);
+  const done = await changeJournal(ctx, userId, async (trx, _revision, words) => {
+    const row = await findRecording(trx, userId, recordingId);
+    if (!row || row.transcript_status === 'done') return { entryId: '', recorded: false };
+    const entry = await findEntry(trx, userId, row.entry_id);
+    const sealedTo = entry && entry.sealed !== null ? sealKeyOf(words) : null;
+    if (text) await appendWords(ctx, trx, owner, row.entry_id, text, ctx.clock.now(), sealedTo);
+    const sealedRow = Number(row.sealed) ? sealKeyOf(words) : null;
+    await updateRecording(trx, userId, recordingId, {
+      transcript: sealedRow ? await sealText(sealedRow, JSON.stringify({ transcript: text })) : ctx.cipher.encrypt(userId, owner.salt, text),
+      transcript_status: 'done',
+      transcribe_next_at: null,
+      transcribe_claimed_at: null,
+      transcribe_error: null,
+    });
+    return { entryId: row.entry_id, recorded: true };
+  });
+  return done.recorded;
+}
+
+/** A recording that could not be transcribed (the job gave up): shown "Not transcribed", kept with its audio. */
+export async function markNotTranscribed(ctx: AppContext, recordingId: string, userId: string, reason: string | null = null): Promise<void> {
+  await changeJournal(ctx, userId, async (trx) => {
+    const row = await findRecording(trx, userId, recordingId);
+    if (!row || row.transcript_status === 'done') return { entryId: '' };
+    await updateRecording(trx, userId, recordingId, { transcript_status: 'failed', transcribe_next_at: null, transcribe_claimed_at: null, transcribe_error: reason });
+    return { entryId: row.entry_id };
+  });
+}
+
+/**
+ * "Transcribe again" (POST /api/entries/:id/recordings/:recordingId/transcribe): a recording not
+ * transcribed goes back to the transcription job. Refused (409) for one transcribed or pending, for
+ * a vault user's (the server keeps only audio it cannot hear), and without transcription configured.
+ */
+export async function requestTranscription(ctx: AppContext, userId: string, entryId: string, recordingId: string): Promise<void> {
+  const row = await findRecording(ctx.db, userId, recordingId);
+  if (!row || row.entry_id !== entryId) throw notFound(voiceMessages.errors.recordingNotFound);
+  if (Number(row.sealed)) throw conflict(voiceMessages.errors.sealedAudio);
+  if (!transcriptionConfigured(ctx)) throw conflict(voiceMessages.errors.noTranscription);
+  if (row.transcript_status !== 'failed') throw conflict(voiceMessages.errors.notFailed);
+  await changeJournal(ctx, userId, async (trx) => {
+    const now = await findRecording(trx, userId, recordingId);
+    if (!now || now.entry_id !== entryId) throw notFound(voiceMessages.errors.recordingNotFound);
+    if (now.transcript_status !== 'failed') throw conflict(voiceMessages.errors.notFailed);
+    await updateRecording(trx, userId, recordingId, {
+      transcript_status: 'pending',
+      transcribe_attempts: 0,
+      transcribe_next_at: ctx.clock.now().toISOString(),
+      transcribe_claimed_at: null,
+      transcribe_error: null,
+    });
+    return { entryId };
+  });
+  ctx.jobs.wake(TRANSCRIPTIONS);
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The recording's audio, opened (for the transcription job). A sealed recording's cannot be: the
+ * server holds only the vault's sealed box. Throws when the file is gone.
+ */
+export async function readRecordingAudio(ctx: AppContext, recording: Pick<JournalRecordingRow, 'user_id' | 'file_path' | 'sealed'>): Promise<Buffer> {
+  if (Number(recording.sealed)) throw conflict(voiceMessages.errors.sealedAudio);
+  const stored = await ctx.storage.get(recording.file_path);
+  if (!stored) throw notFound(voiceMessages.errors.recordingNotFound);
+  const raw = await readAll(stored.stream);
+  if (isVaultFile(raw)) throw conflict(voiceMessages.errors.sealedAudio);
+  return isSealedPhoto(raw) ? openPhotoBytes(ctx, recording.user_id, await ownerSalt(ctx, recording.user_id), raw) : raw;
+}
+
+/** DELETE /api/entries/:id/recordings/:recordingId: the file goes first, then the record. */
+export async function deleteRecording(ctx: AppContext, userId: string, entryId: string, recordingId: string): Promise<void> {
+  const row = await findRecording(ctx.db, userId, recordingId);
+  if (!row || row.entry_id !== entryId) throw notFound(voiceMessages.errors.recordingNotFound);
+  await ctx.storage.delete(row.file_path);
+  await changeJournal(ctx, userId, async (trx) => {
+    await deleteRecordingRow(trx, userId, recordingId);
+    await touchEntry(trx, userId, entryId, ctx.clock.now().toISOString());
+    return { entryId };
+  });
+}
+
+/** Removes the files of recordings (an entry or an account being deleted). */
+export async function removeRecordingFiles(ctx: AppContext, rows: readonly Pick<JournalRecordingRow, 'file_path'>[]): Promise<void> {
+  await Promise.all(rows.map((row) => ctx.storage.delete(row.file_path)));
+}
+
+/** Removes every recording file of a user (before their account is deleted); returns the keys removed. */
+export async function removeAllRecordingFiles(ctx: AppContext, userId: string): Promise<string[]> {
+  const rows = await listRecordings(ctx.db, userId);
+  await removeRecordingFiles(ctx, rows);
+  return rows.map((row) => row.file_path);
+}

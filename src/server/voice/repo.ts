@@ -1,0 +1,48 @@
+import type { Db } from '../db/database';
+import type { JournalRecordingRow } from '../db/tables';
+
+// SQL for voice recordings; every query scoped by the owner's user id.
+
+export async function insertRecording(db: Db, row: JournalRecordingRow): Promise<void> {
+  await db
+    .insertInto('journal_recordings')
+    .values({ ...row, transcribe_attempts: Number(row.transcribe_attempts) })
+    .execute();
+}
+
+export async function findRecording(db: Db, userId: string, recordingId: string): Promise<JournalRecordingRow | undefined> {
+  return db.selectFrom('journal_recordings').selectAll().where('user_id', '=', userId).where('id', '=', recordingId).executeTakeFirst();
+}
+
+export async function findRecordingBySource(db: Db, userId: string, sourceKey: string): Promise<JournalRecordingRow | undefined> {
+  return db.selectFrom('journal_recordings').selectAll().where('user_id', '=', userId).where('source_key', '=', sourceKey).executeTakeFirst();
+}
+
+/** Every recording of a journal, oldest first. */
+export async function listRecordings(db: Db, userId: string): Promise<JournalRecordingRow[]> {
+  return db.selectFrom('journal_recordings').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function listEntryRecordings(db: Db, userId: string, entryId: string): Promise<JournalRecordingRow[]> {
+  return db
+    .selectFrom('journal_recordings')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('entry_id', '=', entryId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function updateRecording(
+  db: Db,
+  userId: string,
+  recordingId: string,
+  changes: Partial<Pick<JournalRecordingRow, 'transcript' | 'transcript_status' | 'transcribe_next_at' | 'transcribe_claimed_at' | 'transcribe_error' | 'transcribe_attempts'>>,
+): Promise<void> {
+  await db.updateTable('journal_recordings').set(changes).where('user_id', '=', userId).where('id', '=', recordingId).execute();
+}
+
+export async function deleteRecordingRow(db: Db, userId: string, recordingId: string): Promise<void> {
+  await db.deleteFrom('journal_recordings').where('user_id', '=', userId).where('id', '=', recordingId).execute();
+}
