@@ -9,9 +9,10 @@ import { sendDueMessages } from '../sms/outbound';
 import { redactProviderCopies } from '../sms/redact';
 import { processInboundTexts } from '../sms/inbound-job';
 import { sealVaults } from '../vault/seal-journal';
+import { downloadCallRecordings } from '../voice/calls/download-job';
 import type { JobDefinition } from './scheduler';
 
-import { INBOUND_TEXTS, OUTBOUND_SENDER } from './wakeups';
+import { CALL_RECORDINGS, INBOUND_TEXTS, OUTBOUND_SENDER } from './wakeups';
 
 /** Every background job. Each claims its own work in the database, so every instance may run them. */
 export const jobDefinitions: JobDefinition[] = [
@@ -19,6 +20,8 @@ export const jobDefinitions: JobDefinition[] = [
   // Woken by the webhook; the timer is for retries, and its first run, as the instance starts, takes
   // over texts a killed instance left (inbound-job.ts).
   { name: INBOUND_TEXTS, everyMs: 5_000, run: (ctx) => processInboundTexts(ctx) },
+  // Woken by the recording callback; the timer retries, and its first run takes over what a killed instance held.
+  { name: CALL_RECORDINGS, everyMs: 5_000, run: (ctx, log) => downloadCallRecordings(ctx, log) },
   { name: 'twilio-redaction', everyMs: 15_000, run: (ctx) => redactProviderCopies(ctx) },
   // Woken by each upload; the timer takes up imports a stopped or killed instance left (import/runner.ts).
   { name: 'imports', everyMs: 5_000, run: (ctx) => runImports(ctx) },
