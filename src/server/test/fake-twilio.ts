@@ -58,6 +58,8 @@ export interface FakeTwilio {
   recording(sid: string): FakeTwilioRecording | undefined;
   /** How the next downloads of a recording (GET …/Recordings/RE….wav) go wrong, one step each, in order. */
   failRecordingDownloads(...steps: RecordingFailure[]): void;
+  /** The next deletes of a recording answer with these errors, one each, in order. */
+  failRecordingDeletes(...failures: FakeFailure[]): void;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const newSid = (prefix: string) => prefix + randomBytes(16).toString('hex');
   const recordings = new Map<string, FakeTwilioRecording>();
   const recordingFailures: RecordingFailure[] = [];
+  const deleteFailures: FakeFailure[] = [];
   let baseUrl = '';
   const fake: Omit<FakeTwilio, 'url' | 'close'> = {
     sent,
@@ -157,6 +160,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     },
     recording: (sid) => recordings.get(sid),
     failRecordingDownloads: (...steps) => void recordingFailures.push(...steps),
+    failRecordingDeletes: (...failures) => void deleteFailures.push(...failures),
   };
 
   const create = (form: URLSearchParams): FakeTwilioMessage => {
@@ -236,6 +240,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         }
         if (req.method === 'DELETE' && recordingResource) {
           if (!recording || recording.deleted) return notFound();
+          const failure = deleteFailures.shift();
+          if (failure) return refuse(failure);
           recording.deleted = true;
           return answer(204);
         }
