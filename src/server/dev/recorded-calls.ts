@@ -39,5 +39,5 @@ export function recordedCall(ctx: AppContext, recordingSid: string): RecordedCal
  */
 export function developmentTranscript(ctx: AppContext, recordingSid: string): string | undefined {
   if (ctx.config.isProduction || !ctx.simulators.sms) return undefined;
-  return recordedCall(ctx, recordingSid)?.said;
+  return recordedCall(ctx, recordingSid)?.said || undefined;
 }
