@@ -9,6 +9,15 @@ const flag = z
   .default('false')
   .transform((v) => v === 'true' || v === '1');
 
+/** A URL, or null when it is none (zod checks run on, after a failed one). */
+function parsedUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -85,7 +94,19 @@ const envSchema = z.object({
   /** The longest voice note (a call, an MMS, the web), in seconds. */
   VOICE_MAX_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** An OpenAI-compatible transcription API's base (…/v1); unset, voice notes are kept untranscribed. */
-  TRANSCRIBE_URL: z.url().optional(),
+  TRANSCRIBE_URL: z
+    .url()
+    .refine((v) => /^https?:$/.test(parsedUrl(v)?.protocol ?? ''), 'must be an http:// or https:// URL: the API base, e.g. https://api.openai.com/v1')
+    .refine((v) => !parsedUrl(v)?.search && !parsedUrl(v)?.hash, 'must be the API base without a query or fragment, e.g. https://api.openai.com/v1')
+    .optional(),
+  /** Sent as `Authorization: Bearer …` to TRANSCRIBE_URL; unset for a self-hosted server without one. */
+  TRANSCRIBE_API_KEY: z.string().optional(),
+  /** The model the transcription API is asked for. */
+  TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
+  /** The spoken language (ISO 639-1, e.g. en); unset, the service detects it. */
+  TRANSCRIBE_LANGUAGE: z.string().regex(/^[a-z]{2,3}$/, 'must be a language code such as en or de').optional(),
+  /** How long one transcription request may take, answer included, before it is retried. */
+  TRANSCRIBE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   /** A local Whisper model file: transcription on the server itself. */
   WHISPER_MODEL: z.string().optional(),
 });
@@ -173,6 +194,16 @@ function toConfig(e: z.infer<typeof envSchema>) {
       /** Whether voice notes are transcribed here (a service, or a local model); without, they are kept untranscribed. */
       transcribes: Boolean(e.TRANSCRIBE_URL || e.WHISPER_MODEL),
     },
+    /** The OpenAI-compatible transcription API (voice/transcription/client.ts); null without TRANSCRIBE_URL. */
+    transcription: e.TRANSCRIBE_URL
+      ? {
+          url: e.TRANSCRIBE_URL.replace(/\/+$/, ''),
+          apiKey: e.TRANSCRIBE_API_KEY,
+          model: e.TRANSCRIBE_MODEL,
+          language: e.TRANSCRIBE_LANGUAGE,
+          timeoutMs: e.TRANSCRIBE_TIMEOUT_SECONDS * 1000,
+        }
+      : null,
     sms:
       e.SMS_PROVIDER === 'twilio'
         ? ({

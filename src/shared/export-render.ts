@@ -1,12 +1,16 @@
 import { tzOffset } from '@date-fns/tz';
-import type { JournalEntry } from './journal';
+import type { EntryRecording, JournalEntry } from './journal';
 import { messages } from './messages';
 import { isValidTimeZone, localDate, wallClock } from './zones';
 
 // The text exports (plain text, Markdown, JSON) and the PDF's words: the server writes them for
 // every journal (src/server/export/), and the browser for a Vault journal, where it is unlocked.
 
-export type ExportEntry = Omit<JournalEntry, 'photos'> & { photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>> };
+export type ExportEntry = Omit<JournalEntry, 'photos' | 'recordings'> & {
+  photos: Array<Pick<JournalEntry['photos'][number], 'file_name' | 'file_size' | 'mime_type'>>;
+  /** Its voice notes (each exported as a "Voice note, 1:42" line; the transcript is in the text). */
+  recordings?: Array<Pick<EntryRecording, 'duration_seconds'>>;
+};
 
 /** What every export format is given (the server's entries carry more: their photos' stored paths). */
 export interface ExportInput<Entry extends ExportEntry = ExportEntry> {

@@ -5,6 +5,7 @@ import type { Db } from '../db/database';
 import type { Database } from '../db/tables';
 import { removeImportUpload } from '../import/service';
 import { removePhotoFiles, removeStaleFiles } from '../photos/service';
+import { removeRecordingFiles } from '../voice/recordings';
 import { recordSecurityEvent } from '../security/events';
 import { cancelBillingFirst } from './cancel-billing';
 
@@ -60,6 +61,10 @@ export async function deleteAccount(ctx: AppContext, userId: string, audit: Dele
     const fresh = photos.filter((p) => !filesDeleted.includes(p.file_path));
     await removePhotoFiles(ctx, fresh);
     for (const p of fresh) filesDeleted.push(p.file_path, p.thumb_path);
+    const recordings = await db.selectFrom('journal_recordings').select('file_path').where('user_id', '=', userId).execute();
+    const freshRecordings = recordings.filter((r) => !filesDeleted.includes(r.file_path));
+    await removeRecordingFiles(ctx, freshRecordings);
+    for (const r of freshRecordings) filesDeleted.push(r.file_path);
   };
   await removeFiles(ctx.db);
   await removeImportUpload(ctx, userId);
@@ -71,6 +76,7 @@ export async function deleteAccount(ctx: AppContext, userId: string, audit: Dele
     await removeFiles(trx);
     const counts = await countsOf(trx, userId, phone);
     await trx.deleteFrom('journal_photos').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('journal_recordings').where('user_id', '=', userId).execute();
     await trx.deleteFrom('journal_sms_applied').where('user_id', '=', userId).execute();
     await trx.deleteFrom('journal_entries').where('user_id', '=', userId).execute();
     await trx.deleteFrom('journal_revisions').where('user_id', '=', userId).execute();

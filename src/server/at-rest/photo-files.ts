@@ -17,7 +17,22 @@ export const SEALED_OVERHEAD_BYTES = MAGIC.length + 8 + 12 + 16;
 /** Stored objects are opaque bytes: the type is not kept beside them. */
 export const SEALED_CONTENT_TYPE = 'application/octet-stream';
 
-const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  // Voice recordings (voice/recordings.ts), kept the same way: the key's extension is the type the audio decoded as.
+  '.amr': 'audio/amr',
+  '.3gp': 'audio/3gpp',
+  '.m4a': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.wav': 'audio/wav',
+  '.webm': 'audio/webm',
+};
 
 const startsWith = (bytes: Buffer, magic: Buffer) => bytes.length > magic.length && bytes.subarray(0, magic.length).equals(magic);
 

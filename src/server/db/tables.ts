@@ -238,6 +238,8 @@ interface JournalRecordingsTable {
   transcribe_claimed_at: string | null;
   /** The last failure's kind (no transcript, no audio): for the logs and the admin's counts. */
   transcribe_error: string | null;
+  /** Order within the entry, as added (oldest first). */
+  position: number;
   received_at: string;
   created_at: string;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { stopSending } from '../sms/sends-in-flight';
+import { useTranscriptionLog } from '../voice/transcription/log';
 import { jobDefinitions } from './definitions';
 import { createScheduler, type JobDefinition } from './scheduler';
 
@@ -10,6 +11,8 @@ import { createScheduler, type JobDefinition } from './scheduler';
 export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDefinitions): void {
   const ctx = app.ctx;
   const log = app.log.child({ component: 'jobs' });
+  // Transcription logs a refused key or a failure's kind, from the job and from a vault user's upload.
+  useTranscriptionLog(ctx, app.log.child({ component: 'transcription' }));
   const onRun = (name: string, lagMs: number, durationMs: number) => ctx.metrics.jobRun(name, lagMs / 1000, durationMs / 1000);
   const scheduler = ctx.config.jobs ? createScheduler(ctx, jobs, log, onRun) : undefined;
   if (scheduler) {

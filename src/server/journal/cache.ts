@@ -7,6 +7,7 @@ import { openEntry, type OpenedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, findJournalSeal, listEntries, listEntryPhotos, listPhotos } from './repo';
 import { searchableText } from './search';
+import { recordingsByEntry, type OpenedRecording } from '../voice/present';
 
 export type { CachedEntry } from './cached-entry';
 
@@ -26,6 +27,7 @@ type JournalSnapshot = Pick<CachedJournal, 'entries' | 'vault'>;
 // What an entry and a photo row take besides their text, measured with bench/cache-memory.mjs.
 const ENTRY_OVERHEAD_BYTES = 330;
 const PHOTO_OVERHEAD_BYTES = 350;
+const RECORDING_OVERHEAD_BYTES = 400;
 
 /** V8 keeps a string one byte a character when every character is Latin-1, else two. */
 // eslint-disable-next-line no-control-regex
@@ -34,11 +36,12 @@ const charBytes = (text: string) => (/[^\u0000-\u00ff]/.test(text) ? 2 : 1);
 function bytesOf(entry: CachedEntry): number {
   // The text is held twice: as written, and folded for search. A Vault entry holds its sealed segments.
   const chars = entry.content.length + (entry.title?.length ?? 0) + entry.searchText.length + (entry.sealed?.reduce((n, s) => n + s.length, 0) ?? 0);
-  return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES;
+  const recordings = entry.recordings.reduce((n, r) => n + RECORDING_OVERHEAD_BYTES + (r.transcript?.length ?? 0) * 2, 0);
+  return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES + recordings;
 }
 
-function toCached(entry: OpenedEntry, photos: JournalPhotoRow[]): CachedEntry {
-  return { ...entry, photos, foldedTags: entry.tags.map((t) => t.toLowerCase()), searchText: searchableText(entry), placed_at: entry.created_at };
+function toCached(entry: OpenedEntry, photos: JournalPhotoRow[], recordings: OpenedRecording[] = []): CachedEntry {
+  return { ...entry, photos, recordings, foldedTags: entry.tags.map((t) => t.toLowerCase()), searchText: searchableText(entry), placed_at: entry.created_at };
 }
 
 /**
@@ -116,14 +119,18 @@ export class JournalCache {
     const before = this.journals.get(userId);
     if (!before || before.revision !== revision - 1) return this.forget(userId);
     const ids = new Set(entryIds);
-    const [salt, changed] = await Promise.all([
-      ownerSalt(this.ctx, userId),
-      Promise.all([...ids].map(async (id) => ({ row: await findEntry(this.ctx.db, userId, id), photos: await listEntryPhotos(this.ctx.db, userId, id) }))),
-    ]);
+    const salt = await ownerSalt(this.ctx, userId);
+    const changed = await Promise.all(
+      [...ids].map(async (id) => ({
+        row: await findEntry(this.ctx.db, userId, id),
+        photos: await listEntryPhotos(this.ctx.db, userId, id),
+        recordings: (await recordingsByEntry(this.ctx, this.ctx.db, userId, salt, id)).get(id) ?? [],
+      })),
+    );
     if (this.journals.get(userId) !== before) return this.forget(userId);
     const entries = before.entries.filter((entry) => !ids.has(entry.id));
-    for (const { row, photos } of changed) {
-      if (row) entries.push(toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos)));
+    for (const { row, photos, recordings } of changed) {
+      if (row) entries.push(toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos), recordings));
     }
     this.store(userId, journalOf(revision, inListOrder(entries), before.vault));
   }
@@ -137,10 +144,11 @@ export class JournalCache {
 
   private async load(userId: string, revision: number): Promise<CachedJournal> {
     // Read the revision first, then the rows: the rows are at least that new.
-    const [salt, rows, photoRows, vault] = await Promise.all([
-      ownerSalt(this.ctx, userId),
+    const salt = await ownerSalt(this.ctx, userId);
+    const [rows, photoRows, recordings, vault] = await Promise.all([
       listEntries(this.ctx.db, userId),
       listPhotos(this.ctx.db, userId),
+      recordingsByEntry(this.ctx, this.ctx.db, userId, salt),
       findJournalSeal(this.ctx.db, userId).then((row) => row !== undefined),
     ]);
     const photosByEntry = new Map<string, JournalPhotoRow[]>();
@@ -149,7 +157,7 @@ export class JournalCache {
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);
     }
-    const entries = inListOrder(rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [])));
+    const entries = inListOrder(rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [], recordings.get(row.id) ?? [])));
     const journal = journalOf(revision, entries, vault);
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);

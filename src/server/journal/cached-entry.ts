@@ -1,4 +1,5 @@
 import type { JournalPhotoRow } from '../db/tables';
+import type { OpenedRecording } from '../voice/present';
 import type { OpenedEntry } from './entry-cipher';
 
 export { listOrder } from '../../shared/journal-order';
@@ -6,6 +7,8 @@ export { listOrder } from '../../shared/journal-order';
 /** A decrypted entry held in memory, with what the filters and search need worked out once. */
 export interface CachedEntry extends OpenedEntry {
   photos: JournalPhotoRow[];
+  /** Its voice recordings, oldest first (a readable one's transcript opened). */
+  recordings: OpenedRecording[];
   foldedTags: string[];
   /** Title, text and tags folded for search (search.ts). */
   searchText: string;

@@ -42,7 +42,7 @@ describe('journal entries', () => {
       photos: [],
       created_at: '2026-03-04T15:00:00.000Z',
     });
-    expect(Object.keys(entry).sort()).toEqual(['content', 'created_at', 'entry_date', 'id', 'photos', 'source', 'tags', 'time_zone', 'title', 'updated_at', 'version', 'word_count']);
+    expect(Object.keys(entry).sort()).toEqual(['content', 'created_at', 'entry_date', 'id', 'photos', 'recordings', 'source', 'tags', 'time_zone', 'title', 'updated_at', 'version', 'word_count']);
   });
 
   it('dates an entry in the profile timezone', async () => {

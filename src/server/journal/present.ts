@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
 import { signedMediaUrl } from '../photos/signed-url';
 import type { CachedEntry } from './cache';
+import { presentRecording } from '../voice/present';
 
 export function presentPhoto(ctx: AppContext, photo: JournalPhotoRow): EntryPhoto {
   return {
@@ -38,6 +39,7 @@ function presentEntryFields(entry: CachedEntry): Omit<JournalEntry, 'photos'> {
  */
 export function presentEntry(ctx: AppContext, entry: CachedEntry): ServedEntry {
   const photos = entry.photos.map((photo) => presentPhoto(ctx, photo));
-  if (entry.sealed) return { ...presentEntryFields(entry), content: null, title: null, tags: [], sealed: entry.sealed, photos };
-  return { ...presentEntryFields(entry), photos };
+  const recordings = entry.recordings.map((recording) => presentRecording(ctx, recording));
+  if (entry.sealed) return { ...presentEntryFields(entry), content: null, title: null, tags: [], sealed: entry.sealed, photos, recordings };
+  return { ...presentEntryFields(entry), photos, recordings };
 }

@@ -11,7 +11,7 @@ export { foldText, searchableText, searchTerms } from '../../shared/search-text'
 function entryMatcher(filter: Omit<EntryFilter, 'q' | 'limit' | 'cursor'>): (entry: CachedEntry) => boolean {
   const tags = filter.tags.map((t) => t.toLowerCase());
   return (entry) =>
-    (filter.source === 'all' || entry.source === filter.source) &&
+    (filter.source === 'all' || (filter.source === 'voice' ? entry.recordings.length > 0 : entry.source === filter.source)) &&
     (!filter.from || entry.entry_date >= filter.from) &&
     (!filter.to || entry.entry_date <= filter.to) &&
     (!filter.hasPhotos || entry.photos.length > 0) &&

@@ -10,6 +10,8 @@ import { entryPhotoTotals } from '../photos/repo';
 import { sealedPhotosOf } from '../photos/sealed-uploads';
 import { checkPhotoRoom, preparePhotos, removePhotoFiles, savePhotos, saveSealedPhotos, writingPhotoFiles } from '../photos/service';
 import type { PhotoUpload } from '../photos/uploads';
+import { removeRecordingFiles } from '../voice/recordings';
+import { listEntryRecordings } from '../voice/repo';
 import type { CachedEntry } from './cache';
 import { changeJournal } from './changes';
 import { isCalendarDay, localDate } from './dates';
@@ -195,13 +197,15 @@ async function updateSealedEntry(ctx: AppContext, userId: string, entryId: strin
   return readEntry(ctx, userId, entryId);
 }
 
-/** DELETE /api/entries/:id: the photo files go first, then the entry and its photo records. */
+/** DELETE /api/entries/:id: the photo and recording files go first, then the entry and its records. */
 export async function deleteEntry(ctx: AppContext, userId: string, entryId: string): Promise<void> {
   if (!(await repo.findEntry(ctx.db, userId, entryId))) throw notFound(messages.entries.entryNotFound);
   await removePhotoFiles(ctx, await repo.listEntryPhotos(ctx.db, userId, entryId));
+  await removeRecordingFiles(ctx, await listEntryRecordings(ctx.db, userId, entryId));
   await changeJournal(ctx, userId, async (trx) => {
-    // A photo added meanwhile goes too.
+    // A photo or recording added meanwhile goes too.
     await removePhotoFiles(ctx, await repo.listEntryPhotos(trx, userId, entryId));
+    await removeRecordingFiles(ctx, await listEntryRecordings(trx, userId, entryId));
     if (!(await repo.deleteEntry(trx, userId, entryId))) throw notFound(messages.entries.entryNotFound);
     return { entryId };
   });

@@ -30,10 +30,36 @@ export async function mediaRoutes(plain: FastifyInstance): Promise<void> {
     // photo is sent as stored (sealed): only its owner's browser opens it.
     const photo = await readPhotoFile(ctx, variant === 'thumb' ? thumbKeyOf(key) : key);
     if (!photo) throw notFound();
-    return reply
+    reply
       .header('cache-control', `private, max-age=${secondsLeft(ctx, exp!)}`)
-      .header('content-length', photo.bytes.length)
-      .type(isVaultFile(photo.bytes) ? SEALED_CONTENT_TYPE : photo.contentType)
-      .send(photo.bytes);
+      .header('accept-ranges', 'bytes')
+      .type(isVaultFile(photo.bytes) ? SEALED_CONTENT_TYPE : photo.contentType);
+    // A player seeking in a voice recording asks for a part of it.
+    const range = byteRange(request.headers.range, photo.bytes.length);
+    if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${photo.bytes.length}`).send();
+    if (range) {
+      const part = photo.bytes.subarray(range.start, range.end + 1);
+      return reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${photo.bytes.length}`).header('content-length', part.length).send(part);
+    }
+    return reply.header('content-length', photo.bytes.length).send(photo.bytes);
   });
+}
+
+/** One byte range of a `Range: bytes=…` header (several, or a malformed one: the whole file). */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
 }

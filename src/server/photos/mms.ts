@@ -70,3 +70,28 @@ export async function fetchMmsMedia(ctx: AppContext, media: readonly MmsMedia[])
   }
   return fetched;
 }
+
+/**
+ * Fetches one medium of a text (a voice note) up to `maxBytes`, with the provider's credentials
+ * when it is the provider's; null when it fails to download or is larger.
+ */
+export async function fetchMmsFile(ctx: AppContext, rawUrl: string, maxBytes: number): Promise<Buffer | null> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  try {
+    const authorization = authorizationFor(ctx, url);
+    const response = await fetch(url, { headers: authorization ? { authorization } : {}, redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    return await readAtMost(response, maxBytes);
+  } catch {
+    return null;
+  }
+}

@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '../test/app';
 import { SoftwareAuthenticator } from '../test/passkey-authenticator';
 import { bearer, buildUser, signIn, signInSession, uniqueIp, type TestUser } from '../test/factories';
 import { routeRecorder } from '../test/registered-routes';
+import { testAudio } from '../test/audio';
 
 /**
  * Who may call each route. Every route the app registers must have a row here, so a new route
@@ -70,6 +71,9 @@ const matrix: Record<string, Row> = {
   'DELETE /api/entries/:id': { access: 'user' },
   'POST /api/entries/:id/photos': { access: 'user' },
   'DELETE /api/entries/:id/photos/:photoId': { access: 'user' },
+  'POST /api/entries/:id/recordings': { access: 'user' },
+  'DELETE /api/entries/:id/recordings/:recordingId': { access: 'user' },
+  'POST /api/entries/:id/recordings/:recordingId/transcribe': { access: 'user' },
   'GET /api/export': { access: 'user' },
   'GET /api/stats': { access: 'user' },
   'GET /api/on-this-day': { access: 'user' },
@@ -141,6 +145,7 @@ let aliceEntry: JournalEntry;
 let aliceSecret: string;
 let alicePasskeyId: string;
 let aliceSessionId: string;
+let aliceRecordingId: string;
 
 beforeAll(async () => {
   t = await buildTestApp({}, { onRoute: routes.onRoute });
@@ -166,6 +171,10 @@ beforeAll(async () => {
   expect(added.statusCode).toBe(201);
   aliceEntry = added.json();
   expect(aliceEntry.photos).toHaveLength(1);
+  const voice = await multipart({}, [{ name: 'note.wav', bytes: await testAudio('wav-mulaw', 1), type: 'audio/wav' }], 'file');
+  const recorded = await t.app.inject({ method: 'POST', url: `/api/entries/${aliceEntry.id}/recordings`, headers: { ...alice.headers, ...voice.headers }, payload: voice.payload });
+  expect(recorded.statusCode).toBe(201);
+  aliceRecordingId = recorded.json().recording.id;
 });
 
 afterAll(async () => {
@@ -181,7 +190,7 @@ function aliceUrl(url: string): string {
       : url.startsWith('/api/auth/sessions')
         ? aliceSessionId
         : aliceEntry.id;
-  return url.replace(':photoId', aliceEntry.photos[0]!.id).replace(':id', id).replace('*', 'some-page');
+  return url.replace(':photoId', aliceEntry.photos[0]!.id).replace(':recordingId', aliceRecordingId).replace(':id', id).replace('*', 'some-page');
 }
 
 async function call(key: string, headers: Record<string, string>) {
@@ -280,6 +289,7 @@ describe('the authorisation matrix', () => {
     const [entry] = res.json().entries as JournalEntry[];
     expect(entry).toMatchObject({ id: aliceEntry.id, content: aliceEntry.content, title: aliceSecret });
     expect(entry!.photos.map((photo) => photo.id)).toEqual([aliceEntry.photos[0]!.id]);
+    expect(entry!.recordings!.map((recording) => recording.id)).toEqual([aliceRecordingId]);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: alice.headers });
     expect(me.json()).toMatchObject({ id: alice.id, email: alice.account.email });
     const passkeys = await t.app.inject({ method: 'GET', url: '/api/auth/passkeys', headers: alice.headers });

@@ -18,6 +18,7 @@ import { optOutNumber, setUserOptedOut } from './opt-out';
 import { smsTexts } from './texts';
 import { findProfile, markTextProcessed } from './repo';
 import { handleUnverifiedNumber } from './unverified-number';
+import { addMmsVoiceNotes, splitMmsMedia } from '../voice/mms';
 
 export interface ReceivedText {
   /** The recorded text's id (sms_messages.id). */
@@ -153,6 +154,10 @@ async function appendToYesterday(
 
 async function appendToJournal(ctx: AppContext, profile: Profile, text: ReceivedText, today: string, entryDate?: string, replyBody?: string): Promise<HandledText> {
   if (!text.sealed && !text.body.trim() && text.media.length === 0) return { kind: 'empty', userId: profile.id };
+  // Voice notes first, each added once however often the text is processed; its photos go with its words.
+  const { photos, voice } = splitMmsMedia(text.media);
+  const voiceNotes = voice.length ? await addMmsVoiceNotes(ctx, profile.id, text, voice, entryDate) : [];
+  if (voice.length) text = { ...text, media: photos };
   const access = await getAccessStatus(ctx, profile.id);
   // The texts a journaled text brings are queued in the entry's own transaction: a crash leaves the
   // entry and its texts, or neither (and the text is processed again). Each has its dedupe key.
@@ -167,6 +172,18 @@ async function appendToJournal(ctx: AppContext, profile: Profile, text: Received
     if (startedEntry !== false) await celebrateMilestones(ctx, profile.id, { ...profile, hasAccess: access.hasAccess }, db);
     if (replyBody) await enqueueSms(ctx, { userId: profile.id, to: text.from, body: replyBody, kind: 'command_reply', dedupeKey: `reply:${text.messageSid}` }, db);
   };
+  // A voice note alone: the text has nothing more to add.
+  if (voice.length && !text.sealed && !text.body.trim() && photos.length === 0) {
+    const first = voiceNotes[0];
+    if (!first) return { kind: 'empty', userId: profile.id };
+    const day = entryDate ?? localDate(text.receivedAt, profile.timezone || 'UTC');
+    await followUps(ctx.db, undefined);
+    if (text.recorded) {
+      const outcome = { kind: 'journal', userId: profile.id, entryId: first.entryId, entryDate: day, processingMs: text.recorded.elapsed() };
+      await markTextProcessed(ctx.db, text.messageId, outcome, ctx.clock.now().toISOString());
+    }
+    return { kind: 'journal', userId: profile.id, entryId: first.entryId, entryDate: day };
+  }
   const sms = await prepareSms(ctx, {
     userId: profile.id,
     messageId: text.messageId,

@@ -20,9 +20,10 @@ import { sealedSegmentsOf } from '../journal/entry-cipher';
 import { appendToSmsDay, sealDayEntryFirst } from '../journal/sms-entries';
 import { JournalWords } from '../journal/words';
 import { writingPhotoFiles } from '../photos/service';
-import { signedMediaUrl } from '../photos/signed-url';
 import { probeAudio } from './audio';
-import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listEntryRecordings, listRecordings, updateRecording } from './repo';
+import { openRecordingRows, presentRecording } from './present';
+import { transcribeOnce } from './transcription/client';
+import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listRecordings, nextRecordingPosition, updateRecording } from './repo';
 
 // Voice recordings: the one door through which a recording enters, changes and leaves a journal
 // (a call, an MMS voice note, the web, an import). The audio is stored like a photo: encrypted with
@@ -41,8 +42,10 @@ export interface AddRecordingInput {
   mimeType?: string;
   origin: RecordingOrigin;
   receivedAt: Date;
-  /** The entry it belongs to; without, the day's phone entry for `receivedAt` in the user's zone. */
+  /** The entry it belongs to; without, the day's phone entry for `entryDate`. */
   entryId?: string;
+  /** The day (YYYY-MM-DD) whose phone entry takes it; by default the local day of `receivedAt` in the user's zone. */
+  entryDate?: string;
   /** A transcript already known (an import, a development call); null or absent: to be transcribed. */
   transcript?: string | null;
   /** Where it came from (`call:<RecordingSid>`, `mms:<MessageSid>:<index>`): added once, however often it arrives. */
@@ -55,9 +58,6 @@ export interface AddedRecording {
   /** False when `sourceKey` was already in the journal: nothing was added, the existing one is returned. */
   added: boolean;
 }
-
-/** A recording row as the journal holds it in memory: a readable one's transcript opened. */
-export type OpenedRecording = JournalRecordingRow;
 
 const EXTENSIONS: Record<string, string> = {
   'audio/amr': 'amr',
@@ -75,48 +75,9 @@ function newRecordingKey(userId: string, entryId: string, now: Date, mimeType: s
   return `${userId}/${entryId}/${now.getTime()}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mimeType] ?? 'bin'}`;
 }
 
-/**
- * One try at a transcript, in memory (a vault user's audio, before it is sealed): the transcription
- * engine's, once it is part of the server; until then none (the recording is kept not transcribed).
- */
-async function transcribeOnce(_ctx: AppContext, _audio: Buffer): Promise<string | null> {
-  return null;
-}
-
 /** Whether recordings are transcribed on this server (a service or a local model is configured). */
 export function transcriptionConfigured(ctx: AppContext): boolean {
   return ctx.config.voice.transcribes;
-}
-
-/** A recording as the API shows it; a sealed one's transcript only as its sealed box. */
-export function presentRecording(ctx: AppContext, row: OpenedRecording): EntryRecording {
-  const shown: EntryRecording = {
-    id: row.id,
-    url: signedMediaUrl(ctx, row.file_path, 'full'),
-    mime_type: row.mime_type,
-    duration_seconds: Number(row.duration_seconds),
-    transcript: null,
-    transcript_status: row.transcript_status,
-  };
-  if (Number(row.sealed)) return { ...shown, ...(row.transcript !== null && { sealed: row.transcript }) };
-  return { ...shown, transcript: row.transcript_status === 'done' ? row.transcript : null };
-}
-
-/** Rows with their transcripts opened (a sealed one's stays sealed). */
-export function openRecordingRows(ctx: AppContext, userId: string, salt: string, rows: readonly JournalRecordingRow[]): OpenedRecording[] {
-  return rows.map((row) => (Number(row.sealed) || row.transcript === null ? row : { ...row, transcript: ctx.cipher.decrypt(userId, salt, row.transcript) }));
-}
-
-/** Every recording of a journal, opened, by entry (oldest first). */
-export async function recordingsByEntry(ctx: AppContext, db: Db, userId: string, salt: string, entryId?: string): Promise<Map<string, OpenedRecording[]>> {
-  const rows = entryId ? await listEntryRecordings(db, userId, entryId) : await listRecordings(db, userId);
-  const byEntry = new Map<string, OpenedRecording[]>();
-  for (const row of openRecordingRows(ctx, userId, salt, rows)) {
-    const list = byEntry.get(row.entry_id);
-    if (list) list.push(row);
-    else byEntry.set(row.entry_id, [row]);
-  }
-  return byEntry;
 }
 
 async function presentStored(ctx: AppContext, userId: string, row: JournalRecordingRow): Promise<EntryRecording> {
@@ -137,7 +98,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
   }
   const probed = await probeAudio(input.audio, ctx.config.voice.maxSeconds);
   const owner = await loadOwner(ctx, userId);
-  const entryDate = localDate(input.receivedAt, owner.timezone);
+  const entryDate = input.entryDate ?? localDate(input.receivedAt, owner.timezone);
   const vault = (await JournalWords.read(ctx.db, userId)).sealedTo;
   if (input.entryId) {
     const entry = await findEntry(ctx.db, userId, input.entryId);
@@ -195,6 +156,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         transcribe_next_at: status === 'pending' ? now.toISOString() : null,
         transcribe_claimed_at: null,
         transcribe_error: null,
+        position: await nextRecordingPosition(trx, userId, entryId),
         received_at: input.receivedAt.toISOString(),
         created_at: now.toISOString(),
       };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { JournalRecordingRow } from '../db/tables';
 
@@ -20,7 +21,7 @@ export async function findRecordingBySource(db: Db, userId: string, sourceKey: s
 
 /** Every recording of a journal, oldest first. */
 export async function listRecordings(db: Db, userId: string): Promise<JournalRecordingRow[]> {
-  return db.selectFrom('journal_recordings').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('journal_recordings').selectAll().where('user_id', '=', userId).orderBy('entry_id').orderBy('position').execute();
 }
 
 export async function listEntryRecordings(db: Db, userId: string, entryId: string): Promise<JournalRecordingRow[]> {
@@ -29,8 +30,7 @@ export async function listEntryRecordings(db: Db, userId: string, entryId: strin
     .selectAll()
     .where('user_id', '=', userId)
     .where('entry_id', '=', entryId)
-    .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('position')
     .execute();
 }
 
@@ -45,4 +45,15 @@ export async function updateRecording(
 
 export async function deleteRecordingRow(db: Db, userId: string, recordingId: string): Promise<void> {
   await db.deleteFrom('journal_recordings').where('user_id', '=', userId).where('id', '=', recordingId).execute();
+}
+
+/** Where the next recording of an entry goes. */
+export async function nextRecordingPosition(db: Db, userId: string, entryId: string): Promise<number> {
+  const row = await db
+    .selectFrom('journal_recordings')
+    .select(sql<number | null>`max(position)`.as('last'))
+    .where('user_id', '=', userId)
+    .where('entry_id', '=', entryId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
 }

@@ -28,6 +28,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('transcribe_next_at', 'text')
     .addColumn('transcribe_claimed_at', 'text')
     .addColumn('transcribe_error', 'text')
+    // Order within the entry, as added (oldest first).
+    .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('received_at', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
