@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUser, type TestUser } from '../../test/factories';
 import { callWav, postIncomingCall, postRecordingCallback, voiceCall } from '../../test/calls';
-import { buildSmsTestApp, withTwilioApp, type FakeTwilio, type SmsTestApp } from '../../test/sms';
+import { buildSmsTestApp, journalOf, withTwilioApp, type FakeTwilio, type SmsTestApp } from '../../test/sms';
 import { downloadCallRecordings } from './download-job';
 
 // Noon in New York, the test users' zone; every test pins the clock here.
@@ -47,6 +47,10 @@ describe('the call recordings job', () => {
     // The fake served it only with the account's Basic credentials.
     expect(recording.downloads).toBe(1);
     expect((await fetch(`${recording.url}.wav`)).status).toBe(401);
+    // The user finds it in today's entry, not transcribed (no transcription is set up here).
+    const [entry] = await journalOf(t, user.id);
+    expect(entry).toMatchObject({ entry_date: '2026-06-15' });
+    expect(entry!.recordings).toEqual([expect.objectContaining({ mime_type: 'audio/wav', duration_seconds: 1, transcript: null })]);
     expect(recording.deleted).toBe(true);
     expect(await voiceCall(t, callSid)).toMatchObject({ status: 'done', done_at: NOON_NEW_YORK.toISOString(), claimed_at: null });
     // A redelivered callback afterwards adds nothing, and the job finds nothing to do.
