@@ -1,5 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUser, type TestUser } from '../../test/factories';
+import { bearer, buildUser, signIn, type TestUser } from '../../test/factories';
+import { browserKeys, sealJournal, turnOn } from '../../test/vault';
 import { callWav, postIncomingCall, postRecordingCallback, voiceCall } from '../../test/calls';
 import { buildSmsTestApp, journalOf, withTwilioApp, type FakeTwilio, type SmsTestApp } from '../../test/sms';
 import { downloadCallRecordings } from './download-job';
@@ -166,6 +167,23 @@ describe('the call recordings job', () => {
     expect(recording.downloads).toBe(1);
     expect(deletesOf(twilio, recording.sid)).toBe(2);
     expect(await recordingsOf(t, user.id)).toHaveLength(1);
+  });
+
+  it("seals a vault user's call to the vault as it attaches it: the server keeps no audio it can open", async () => {
+    const user = await buildUser(t);
+    const journalUser = { id: user.id, token: '', headers: bearer(await signIn(t, user)) };
+    const keys = await browserKeys();
+    await turnOn(t, journalUser, keys);
+    await sealJournal(t, journalUser);
+    const { recording } = await reportedCall(t, twilio, user, wav);
+    expect(await downloadCallRecordings(t.ctx)).toMatchObject({ attached: 1, deleted: 1 });
+    const row = await t.ctx.db.selectFrom('journal_recordings').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ sealed: 1, source_key: `call:${recording.sid}` });
+    const stored = await t.ctx.storage.get(row.file_path);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
+    expect(keys.openFile(new Uint8Array(Buffer.concat(chunks)))).toEqual(wav);
+    expect(recording.deleted).toBe(true);
   });
 });
 
