@@ -1,6 +1,7 @@
 import { tzOffset } from '@date-fns/tz';
 import type { EntryRecording, JournalEntry } from './journal';
 import { messages } from './messages';
+import { voiceNoteLabel } from './voice-messages';
 import { isValidTimeZone, localDate, wallClock } from './zones';
 
 // The text exports (plain text, Markdown, JSON) and the PDF's words: the server writes them for
@@ -98,6 +99,9 @@ export function isoInZone(iso: string, timeZone: string): string {
   return `${wallClock(instant, zone)}${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
 }
 
+/** "Voice note, 1:42", one line per recording, oldest first (the transcript is in the entry's text). */
+export const voiceNoteLines = (entry: Pick<ExportEntry, 'recordings'>): string[] => (entry.recordings ?? []).map((r) => voiceNoteLabel(Number(r.duration_seconds)));
+
 /** Plain text: a header, then each entry under its date, separated by a rule. */
 export function renderText(input: ExportInput): string {
   const lines = ['JOURNAL', `${exportedLabel(input)} · ${entryCount(input.entries.length)} · ${rangeLabel(input.from, input.to)}`, zoneLabel(input.timezone), ''];
@@ -107,6 +111,7 @@ export function renderText(input: ExportInput): string {
     if (entry.tags.length) lines.push(`Tags: ${entry.tags.join(', ')}`);
     lines.push('');
     if (entry.content) lines.push(entry.content, '');
+    if (entry.recordings?.length) lines.push(...voiceNoteLines(entry), '');
     if (input.photos && entry.photos.length) lines.push(`Photos: ${entry.photos.map((p) => p.file_name).join(', ')}`, '');
   }
   return lines.join('\n');
@@ -123,6 +128,7 @@ export function renderMarkdown(input: ExportInput): string {
     parts.push(`*${entryMeta(entry, input.timezone)}*`, '');
     if (entry.tags.length) parts.push(`Tags: ${entry.tags.map((t) => `\`${t.replace(/`/g, "'")}\``).join(', ')}`, '');
     if (entry.content) parts.push(escapeLineStarts(entry.content).replace(/([^\n])\n(?!\n)/g, '$1  \n'), '');
+    if (entry.recordings?.length) parts.push(voiceNoteLines(entry).map((line) => `*${line}*`).join('  \n'), '');
     if (input.photos && entry.photos.length) parts.push(`Photos: ${entry.photos.map((p) => p.file_name).join(', ')}`, '');
   }
   return parts.join('\n');

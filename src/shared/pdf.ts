@@ -20,7 +20,7 @@ import {
   type PDFImage,
   type PDFPage,
 } from 'pdf-lib';
-import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, zoneLabel, type ExportEntry, type ExportInput } from './export-render';
+import { entryCount, entryMeta, exportedLabel, formatDay, rangeLabel, voiceNoteLines, zoneLabel, type ExportEntry, type ExportInput } from './export-render';
 import { COLORS, MARGIN, PAGE_HEIGHT, PAGE_WIDTH, PHOTO_CELL_MAX_HEIGHT, PHOTO_GAP, photoGrid, photoPixels } from './pdf-layout';
 import { PdfStreamWriter } from './pdf-writer';
 
@@ -668,7 +668,7 @@ export async function renderPdf<Entry extends ExportEntry>(
     }
     const blocks = entry.content ? markdownBlocks(entry.content) : [];
     const needed = facesOf(blocks);
-    if (entry.tags.length) needed.add('oblique');
+    if (entry.tags.length || entry.recordings?.length) needed.add('oblique');
     if (hasEmoji([entry.title ?? '', ...entry.tags])) needed.add('emoji');
     await faces.load(needed);
     // Keep a heading with at least a few lines of its entry (or, for a short entry, its first photos).
@@ -699,6 +699,7 @@ export async function renderPdf<Entry extends ExportEntry>(
         marker: block.marker && runsOf(block.marker, faces),
       });
     }
+    for (const line of voiceNoteLines(entry)) flow.moveDown(0.2, 10).text(runs(line, 'oblique'), { size: 10, color: MUTED });
     if (input.photos && entry.photos.length) {
       const maxPixels = photoPixels(entry.photos.length);
       const images: PDFImage[] = [];

@@ -174,6 +174,17 @@ describe('the transcription job', () => {
     }
   });
 
+  it('keeps a pending voice note sealed meanwhile (its owner turned the vault on) "not transcribed", asking no one', async () => {
+    const user = await buildUser(t);
+    const note = await voiceNote(t, user);
+    // What sealing a journal leaves of a recording still waiting: its audio sealed to the vault.
+    await t.ctx.db.updateTable('journal_recordings').set({ sealed: 1 }).where('id', '=', note.id).execute();
+    const asked = fake.requests.length;
+    expect(await processTranscriptions(t.ctx)).toEqual({ transcribed: 0, retried: 0, failed: 1 });
+    expect(fake.requests).toHaveLength(asked);
+    expect(await recordingRow(t, note.id)).toMatchObject({ transcript_status: 'failed', transcribe_error: 'sealed before it was transcribed', transcribe_claimed_at: null });
+  });
+
   it('does nothing without TRANSCRIBE_URL: voice notes are kept not transcribed from the start', async () => {
     const plain = await buildTranscriptionTestApp();
     try {

@@ -16,8 +16,9 @@ import { transcriptionLog } from './log';
 // transcribed a day after it arrived is marked "not transcribed", kept with its audio.
 //
 // Vault users: their audio is sealed as it arrives, so the server cannot read it later. addRecording
-// tries once in memory before sealing (client.ts transcribeOnce); a sealed recording is never
-// 'pending', and this job leaves sealed rows alone should one be.
+// tries once in memory before sealing (client.ts transcribeOnce), so a vault user's recording is
+// never 'pending'. One that was pending when its owner turned the vault on, and is sealed since, is
+// kept "not transcribed" without a try: the server can no longer hear it.
 
 /** Retry n waits 30 s × 2^(n-1), at most 30 minutes (spread over its upper half). */
 const RETRY_BASE_MS = 30_000;
@@ -71,8 +72,8 @@ export async function processTranscriptions(ctx: AppContext, options: { random?:
 }
 
 /**
- * Claims the recording due first: pending, not sealed, past its retry wait, and unclaimed or under
- * an expired lease. The claim is a compare-and-set on the claim time, so of two instances only one
+ * Claims the recording due first: pending, past its retry wait, and unclaimed or under an expired
+ * lease. The claim is a compare-and-set on the claim time, so of two instances only one
  * wins a recording; the loser looks for the next.
  */
 async function claimNext(ctx: AppContext, settings: TranscriptionSettings): Promise<JournalRecordingRow | null> {
@@ -84,7 +85,6 @@ async function claimNext(ctx: AppContext, settings: TranscriptionSettings): Prom
       .selectFrom('journal_recordings')
       .select(['id', 'transcribe_claimed_at'])
       .where('transcript_status', '=', 'pending')
-      .where('sealed', '=', 0)
       .where((eb) => eb.or([eb('transcribe_next_at', 'is', null), eb('transcribe_next_at', '<=', nowIso)]))
       .where((eb) => eb.or([eb('transcribe_claimed_at', 'is', null), eb('transcribe_claimed_at', '<', leaseCutoff)]))
       .orderBy('transcribe_next_at')
@@ -108,6 +108,10 @@ async function claimNext(ctx: AppContext, settings: TranscriptionSettings): Prom
 async function transcribeClaimed(ctx: AppContext, settings: TranscriptionSettings, row: JournalRecordingRow, random: () => number): Promise<keyof TranscriptionRun> {
   const log = transcriptionLog(ctx);
   let outcome: TranscriptionOutcome;
+  if (Number(row.sealed)) {
+    await markNotTranscribed(ctx, row.id, row.user_id, 'sealed before it was transcribed');
+    return 'failed';
+  }
   try {
     const audio = await readRecordingAudio(ctx, row);
     outcome = await transcribeAudio(ctx, settings, audio, row.id);
