@@ -31,6 +31,7 @@ import { profileRoutes } from './profile/routes';
 import { registerSecurityHeaders } from './security/headers';
 import { capConnections, registerBodyProgressTimeout, socketTimeouts } from './security/socket-timeouts';
 import { smsWebhookRoutes } from './sms/routes';
+import { voiceWebhookRoutes } from './voice/calls/routes';
 import { vaultRoutes } from './vault/routes';
 import { webRoutes } from './web';
 
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(billingRoutes, { prefix: '/api/billing' });
   await app.register(stripeWebhookRoutes, { prefix: '/webhooks/stripe' });
   await app.register(smsWebhookRoutes, { prefix: '/webhooks/twilio' });
+  await app.register(voiceWebhookRoutes, { prefix: '/webhooks/twilio' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   // The simulators' APIs, in development only (dev/index.ts).
   await app.register(devRoutes);

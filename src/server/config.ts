@@ -63,6 +63,8 @@ const envSchema = z.object({
   SMS_SEND_RATE: z.coerce.number().positive().max(10_000).optional(),
   /** Verification texts an hour for all instances together; past it sign-ups still succeed and their texts wait. */
   SMS_VERIFICATION_HOURLY_MAX: z.coerce.number().int().positive().default(1000),
+  /** Calls to the journal number a user may record a day (their own day); past it a caller hears so. */
+  VOICE_CALLS_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   JOURNAL_NUMBER: z.string().regex(/^\+1\d{10}$/, 'must be +1 followed by 10 digits').default('+15555550100'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Jotline <hello@jotline.app>'),
@@ -183,6 +185,7 @@ function toConfig(e: z.infer<typeof envSchema>) {
     metricsToken: e.METRICS_TOKEN,
     jobs: e.JOBS === 'on',
     searchCacheBytes: e.SEARCH_CACHE_MB * 1024 * 1024,
+    voiceCallsPerDay: e.VOICE_CALLS_PER_DAY,
     maxConnections: e.MAX_CONNECTIONS,
     journalNumber: e.JOURNAL_NUMBER,
     verificationTextsPerHour: e.SMS_VERIFICATION_HOURLY_MAX,

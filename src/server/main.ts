@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import type { Config } from './config';
 import { releaseUnfinishedSends } from './sms/sends-in-flight';
+import { decoderWarning, findDecoders } from './voice/audio';
 
 /** How long in-flight requests, jobs and sends get to finish after SIGTERM (container runtimes wait 30 s). */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -45,4 +46,7 @@ export async function serve(config: Config): Promise<void> {
   // The start log names PUBLIC_URL, where links and sign-in go, never the bound address: a session
   // made on http://127.0.0.1 is not one on http://localhost.
   await app.listen({ port: config.port, host: config.host, listenTextResolver: () => `Jotline is up at ${config.publicUrl}` });
+  // Voice notes are probed and decoded by ffprobe and ffmpeg: say so at once when either is missing.
+  const decoders = decoderWarning(await findDecoders(), config.voice.transcribes);
+  if (decoders) app.log.error(decoders);
 }

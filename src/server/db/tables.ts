@@ -467,6 +467,41 @@ interface MfaChallengesTable {
   created_at: string;
 }
 
+/** A call to the journal number and its recording's way into the journal (voice/calls/). */
+export interface VoiceCallsTable {
+  id: string;
+  /** Twilio's id for the call: a redelivered webhook is the same call. */
+  call_sid: string;
+  account_sid: string | null;
+  user_id: string;
+  /** The caller, E.164, as the texts keep it. */
+  from_number: string;
+  /** The caller's local day when the call came in: calls a day are counted by it. */
+  local_date: string;
+  started_at: string;
+  recording_sid: string | null;
+  recording_url: string | null;
+  /** Twilio's RecordingStatus; only 'completed' is fetched. */
+  recording_status: string | null;
+  recording_duration: number | null;
+  /**
+   * calling: no recording reported yet; download: to fetch and attach; delete: attached, Twilio's
+   * copy to delete; done; ignored: a recording that did not complete; failed: given up (logged).
+   */
+  status: 'calling' | 'download' | 'delete' | 'done' | 'ignored' | 'failed';
+  /** Tries of the current step (download, then delete). */
+  attempts: Generated<number>;
+  /** When the current step is due (again). */
+  next_at: string | null;
+  /** When a worker claimed the row; a claim older than the lease is taken over. */
+  claimed_at: string | null;
+  done_at: string | null;
+  /** Why the last try failed (a status or a reason, never audio or words). */
+  error: string | null;
+  recording_received_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -499,9 +534,11 @@ export interface Database {
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
+  voice_calls: VoiceCallsTable;
 }
 
 export type User = Selectable<UsersTable>;
+export type VoiceCall = Selectable<VoiceCallsTable>;
 export type Profile = Selectable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
 export type SmsMessage = Selectable<SmsMessagesTable>;

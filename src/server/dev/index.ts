@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { isLoopbackRequest } from '../security/loopback';
+import { devCallRoutes } from './call-routes';
 import { devCheckoutRoutes } from './checkout-routes';
 import { devMailRoutes } from './mail-routes';
 import { devPhoneRoutes } from './phone-routes';
@@ -31,7 +32,10 @@ export function devPageOpen(ctx: AppContext, path: string, request: FastifyReque
 /** The simulators' APIs under /api/dev, each only while its simulator is on, in development. */
 export async function devRoutes(app: FastifyInstance): Promise<void> {
   const on = simulatorsOn(app.ctx);
-  if (on.phone) await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
+  if (on.phone) {
+    await app.register(devPhoneRoutes, { prefix: '/api/dev/phone' });
+    await app.register(devCallRoutes, { prefix: '/api/dev/phone' });
+  }
   if (on.mail) {
     await app.register(
       async (mail) => {

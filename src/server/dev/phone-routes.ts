@@ -9,7 +9,7 @@ import { receiveInboundText } from '../sms/inbound';
 /** Longest text Twilio accepts (10 segments' worth). */
 const MAX_TEXT_LENGTH = 1600;
 
-const usPhone = z
+export const usPhone = z
   .string({ error: messages.devPhone.phoneRequired })
   .trim()
   .min(1, messages.devPhone.phoneRequired)

@@ -9,10 +9,11 @@ import { sendDueMessages } from '../sms/outbound';
 import { redactProviderCopies } from '../sms/redact';
 import { processInboundTexts } from '../sms/inbound-job';
 import { sealVaults } from '../vault/seal-journal';
+import { downloadCallRecordings } from '../voice/calls/download-job';
 import { processTranscriptions } from '../voice/transcription/job';
 import type { JobDefinition } from './scheduler';
 
-import { INBOUND_TEXTS, OUTBOUND_SENDER, TRANSCRIPTIONS } from './wakeups';
+import { CALL_RECORDINGS, INBOUND_TEXTS, OUTBOUND_SENDER, TRANSCRIPTIONS } from './wakeups';
 
 /** Every background job. Each claims its own work in the database, so every instance may run them. */
 export const jobDefinitions: JobDefinition[] = [
@@ -20,6 +21,8 @@ export const jobDefinitions: JobDefinition[] = [
   // Woken by the webhook; the timer is for retries, and its first run, as the instance starts, takes
   // over texts a killed instance left (inbound-job.ts).
   { name: INBOUND_TEXTS, everyMs: 5_000, run: (ctx) => processInboundTexts(ctx) },
+  // Woken by the recording callback; the timer retries, and its first run takes over what a killed instance held.
+  { name: CALL_RECORDINGS, everyMs: 5_000, run: (ctx, log) => downloadCallRecordings(ctx, log) },
   // Woken by each new pending recording and by "Transcribe again"; the timer is for retries and for
   // recordings a stopped instance held (voice/transcription/job.ts).
   { name: TRANSCRIPTIONS, everyMs: 15_000, run: (ctx) => processTranscriptions(ctx) },

@@ -5,7 +5,8 @@ import type { AppContext } from '../context';
 export interface JobDefinition {
   name: string;
   everyMs: number;
-  run(ctx: AppContext): Promise<unknown>;
+  /** `log` is the app's logger: never message bodies, numbers or tokens. */
+  run(ctx: AppContext, log?: FastifyBaseLogger): Promise<unknown>;
 }
 
 export interface Scheduler {
@@ -55,7 +56,7 @@ export function createScheduler(
     const lagMs = state.nextRunAt > 0 ? Math.max(0, started - state.nextRunAt) : 0;
     state.nextRunAt = started + state.job.everyMs;
     state.running = state.job
-      .run(ctx)
+      .run(ctx, log)
       .then(
         () => undefined,
         (err: unknown) => log.error({ job: state.job.name, err: err instanceof Error ? err.message : String(err) }, 'job failed'),

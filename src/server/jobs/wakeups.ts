@@ -1,6 +1,8 @@
 /** The background jobs a request may wake (the names the scheduler knows them by, jobs/definitions.ts). */
 export const OUTBOUND_SENDER = 'outbound-sender';
 export const INBOUND_TEXTS = 'inbound-texts';
+/** Call recordings Twilio reported, waiting to be fetched into the journal (voice_calls: status 'download' or 'delete', due). */
+export const CALL_RECORDINGS = 'call-recordings';
 /** Voice recordings waiting for their transcript (journal_recordings: status 'pending', due). */
 export const TRANSCRIPTIONS = 'transcriptions';
 

@@ -3,12 +3,13 @@ import type { VaultSegment } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
 import { readPhotoFile, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
-import type { JournalEntryRow, JournalPhotoRow } from '../db/tables';
+import type { JournalEntryRow, JournalPhotoRow, JournalRecordingRow } from '../db/tables';
 import { conflict } from '../errors';
 import { isVaultFile, sealFileBytes, sealSegment, sealText } from '../crypto/sealed-box';
 import { newPhotoKeys } from '../photos/keys';
 import { photosOfEntries, recordStaleFiles, updatePhotoFiles } from '../photos/repo';
 import { deleteStaleFiles } from '../photos/service';
+import { recordingsOfEntries, sealRecordingRow } from '../voice/repo';
 import { changeJournal } from './changes';
 import { openEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
@@ -38,6 +39,24 @@ async function sealPhotoFiles(ctx: AppContext, userId: string, publicKey: string
   return sealed;
 }
 
+/** A readable recording's audio sealed to the public key under a new storage key, before the switch. */
+interface SealedRecording {
+  recording: JournalRecordingRow;
+  file: string;
+  written: string[];
+}
+
+async function sealRecordingFile(ctx: AppContext, userId: string, publicKey: string, recording: JournalRecordingRow): Promise<SealedRecording> {
+  const sealed: SealedRecording = { recording, file: recording.file_path, written: [] };
+  const stored = await readPhotoFile(ctx, recording.file_path);
+  if (!stored || isVaultFile(stored.bytes)) return sealed;
+  const key = newPhotoKeys(userId, recording.entry_id, ctx.clock.now(), extname(recording.file_path).slice(1) || 'bin').file;
+  await ctx.storage.put(key, await sealFileBytes(publicKey, stored.bytes), SEALED_CONTENT_TYPE);
+  sealed.written.push(key);
+  sealed.file = key;
+  return sealed;
+}
+
 async function removeFiles(ctx: AppContext, keys: readonly string[]): Promise<void> {
   await Promise.all(keys.map((key) => ctx.storage.delete(key).catch(() => undefined)));
 }
@@ -51,9 +70,14 @@ async function removeFiles(ctx: AppContext, keys: readonly string[]): Promise<vo
 export async function sealEntries(ctx: AppContext, userId: string, publicKey: string, entryIds: readonly string[], photos: readonly JournalPhotoRow[]): Promise<string[]> {
   const salt = await ownerSalt(ctx, userId);
   const files: SealedFiles[] = [];
+  const voice: SealedRecording[] = [];
   const switched = new Set<string>();
   try {
     for (const photo of photos) files.push(await sealPhotoFiles(ctx, userId, publicKey, photo));
+    // Voice recordings too: their audio sealed like a photo, their transcript to {"transcript": …}.
+    for (const recording of await recordingsOfEntries(ctx.db, userId, entryIds)) {
+      if (!Number(recording.sealed)) voice.push(await sealRecordingFile(ctx, userId, publicKey, recording));
+    }
     await changeJournal(ctx, userId, async (trx) => {
       const current = await findJournalSeal(trx, userId);
       if (current?.public_key !== publicKey || current.state === 'unsealing') throw conflict(vaultMessages.errors.otherKey);
@@ -64,6 +88,9 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
         const mine = files.filter((f) => f.photo.entry_id === id);
         const photosNow = await listEntryPhotos(trx, userId, id);
         if (photosNow.length !== mine.length || photosNow.some((p) => !mine.some((f) => f.photo.id === p.id && f.photo.file_path === p.file_path))) continue;
+        const spoken = voice.filter((v) => v.recording.entry_id === id);
+        const recordingsNow = (await recordingsOfEntries(trx, userId, [id])).filter((r) => !Number(r.sealed));
+        if (recordingsNow.length !== spoken.length || recordingsNow.some((r) => !spoken.some((v) => v.recording.id === r.id && v.recording.file_path === r.file_path && v.recording.transcript === r.transcript))) continue;
         const entry = openEntry(ctx, salt, row);
         const segment: VaultSegment = { text: entry.content, ...(entry.title !== null && { title: entry.title }), ...(entry.tags.length > 0 && { tags: entry.tags }), at: entry.created_at, source: entry.source };
         await sealEntryRow(trx, userId, id, JSON.stringify([await sealSegment(publicKey, segment)]));
@@ -72,6 +99,11 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
           await updatePhotoFiles(trx, userId, f.photo.id, { file_path: f.file, thumb_path: f.thumb, file_name: await sealText(publicKey, name) });
           if (f.file !== f.photo.file_path) stale.push(f.photo.file_path);
           if (f.thumb !== f.photo.thumb_path) stale.push(f.photo.thumb_path);
+        }
+        for (const v of spoken) {
+          const transcript = v.recording.transcript === null ? null : ctx.cipher.decrypt(userId, salt, v.recording.transcript);
+          await sealRecordingRow(trx, userId, v.recording.id, { file_path: v.file, transcript: await sealText(publicKey, JSON.stringify({ transcript })) });
+          if (v.file !== v.recording.file_path) stale.push(v.recording.file_path);
         }
         switched.add(id);
       }
@@ -82,10 +114,11 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
     // No decrypted copy of a sealed entry stays in memory here; other instances read the new revision.
     ctx.journalCache.forget(userId);
     await removeFiles(ctx, files.filter((f) => !switched.has(f.photo.entry_id)).flatMap((f) => f.written));
+    await removeFiles(ctx, voice.filter((v) => !switched.has(v.recording.entry_id)).flatMap((v) => v.written));
     // The readable files the sealed ones replaced go now; after a crash here, the sealing pass's sweep.
     await deleteStaleFiles(ctx, userId);
   } catch (error) {
-    await removeFiles(ctx, files.flatMap((f) => f.written));
+    await removeFiles(ctx, [...files, ...voice].flatMap((f) => f.written));
     throw error;
   }
   return [...switched];

@@ -14,7 +14,7 @@ const FETCH_TIMEOUT_MS = 20_000;
  * go only to Twilio's own API origin; redirects (to the media host) drop them, as fetch does
  * across origins.
  */
-function authorizationFor(ctx: AppContext, url: URL): string | undefined {
+export function authorizationFor(ctx: AppContext, url: URL): string | undefined {
   const sms = ctx.config.sms;
   if (sms.provider !== 'twilio') return undefined;
   const twilioHost = url.protocol === 'https:' && (url.hostname === 'twilio.com' || url.hostname.endsWith('.twilio.com'));

@@ -120,9 +120,13 @@ const matrix: Record<string, Row> = {
   'POST /webhooks/stripe': { access: 'webhook' },
   'POST /webhooks/twilio/sms': { access: 'webhook' },
   'POST /webhooks/twilio/status': { access: 'webhook' },
+  'POST /webhooks/twilio/voice': { access: 'webhook' },
+  'POST /webhooks/twilio/recording': { access: 'webhook' },
 
   'GET /api/dev/phone/messages': { access: 'dev' },
   'POST /api/dev/phone/send': { access: 'dev' },
+  'POST /api/dev/phone/calls': { access: 'dev' },
+  'GET /api/dev/phone/recordings/:file': { access: 'dev' },
   'GET /api/dev/mail': { access: 'dev' },
   'GET /api/dev/billing/sessions/:id': { access: 'dev' },
   'POST /api/dev/billing/sessions/:id/pay': { access: 'dev' },

@@ -5,6 +5,8 @@ import { createServer, type ServerResponse } from 'node:http';
 
 export const TWILIO_SID = 'AC' + '0'.repeat(32);
 export const JOURNAL_NUMBER = '+15555550100';
+/** The auth token the test apps are given (TWILIO_AUTH_TOKEN): recordings are served only with it. */
+export const TWILIO_TOKEN_FOR_FAKE = 'test-twilio-auth-token';
 
 export interface FakeTwilioMessage {
   sid: string;
@@ -50,8 +52,31 @@ export interface FakeTwilio {
   requests: Array<{ method: string; path: string }>;
   /** Twilio's clock, for message dates (the app's manual clock in tests; real time until set). */
   useClock(clock: { now(): Date }): void;
+  /** A call's recording, as Twilio keeps it: send its sid and url in the recording callback. */
+  record(audio: Buffer, durationSeconds?: number): FakeTwilioRecording;
+  /** A recording Twilio holds (deleted ones too), by sid. */
+  recording(sid: string): FakeTwilioRecording | undefined;
+  /** How the next downloads of a recording (GET …/Recordings/RE….wav) go wrong, one step each, in order. */
+  failRecordingDownloads(...steps: RecordingFailure[]): void;
+  /** The next deletes of a recording answer with these errors, one each, in order. */
+  failRecordingDeletes(...failures: FakeFailure[]): void;
   close(): Promise<void>;
 }
+
+export interface FakeTwilioRecording {
+  sid: string;
+  /** RecordingUrl as Twilio sends it: without an extension (.wav, .mp3 choose the format). */
+  url: string;
+  audio: Buffer;
+  durationSeconds: number;
+  /** Set by DELETE. */
+  deleted: boolean;
+  /** Authorized GETs of its .wav, answered or not. */
+  downloads: number;
+}
+
+/** A failing download: an error (429 with Retry-After when given), no answer, or half an answer and then nothing. */
+export type RecordingFailure = FakeFailure | 'hang' | 'accept-then-hang';
 
 /** Twilio's dates: RFC 2822 in GMT. */
 const twilioDate = (date: Date | null) => (date ? date.toUTCString().replace('GMT', '+0000') : null);
@@ -87,6 +112,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   let down: FakeFailure | null = null;
   let clock: { now(): Date } = { now: () => new Date() };
   const newSid = (prefix: string) => prefix + randomBytes(16).toString('hex');
+  const recordings = new Map<string, FakeTwilioRecording>();
+  const recordingFailures: RecordingFailure[] = [];
+  const deleteFailures: FakeFailure[] = [];
+  let baseUrl = '';
   const fake: Omit<FakeTwilio, 'url' | 'close'> = {
     sent,
     sentTo: (phone) => sent.filter((m) => m.to === phone),
@@ -123,6 +152,15 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     useClock(c) {
       clock = c;
     },
+    record(audio, durationSeconds = 1) {
+      const sid = newSid('RE');
+      const recording = { sid, url: `${baseUrl}/2010-04-01/Accounts/${TWILIO_SID}/Recordings/${sid}`, audio, durationSeconds, deleted: false, downloads: 0 };
+      recordings.set(sid, recording);
+      return recording;
+    },
+    recording: (sid) => recordings.get(sid),
+    failRecordingDownloads: (...steps) => void recordingFailures.push(...steps),
+    failRecordingDeletes: (...failures) => void deleteFailures.push(...failures),
   };
 
   const create = (form: URLSearchParams): FakeTwilioMessage => {
@@ -180,6 +218,34 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const one = /^\/Messages\/(\w+)\.json$/.exec(path);
       const media = /^\/Messages\/(\w+)\/Media\.json$/.exec(path);
       const medium = /^\/Messages\/(\w+)\/Media\/(\w+)\.json$/.exec(path);
+      const recordingFile = /^\/Recordings\/(RE\w+)\.wav$/.exec(path);
+      const recordingResource = /^\/Recordings\/(RE\w+)\.json$/.exec(path);
+      if (recordingFile || recordingResource) {
+        // Recordings are served only to the account: HTTP Basic with its SID and auth token.
+        const expected = `Basic ${Buffer.from(`${TWILIO_SID}:${TWILIO_TOKEN_FOR_FAKE}`).toString('base64')}`;
+        if (req.headers.authorization !== expected) return answer(401, { code: 20003, message: 'Authenticate', status: 401 });
+        const recording = recordings.get((recordingFile ?? recordingResource)![1]!);
+        if (req.method === 'GET' && recordingFile) {
+          if (!recording || recording.deleted) return notFound();
+          recording.downloads++;
+          const step = recordingFailures.shift();
+          if (step === 'hang') return void held.add(res);
+          if (step === 'accept-then-hang') {
+            res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': recording.audio.length });
+            res.write(recording.audio.subarray(0, Math.floor(recording.audio.length / 2)));
+            return void held.add(res);
+          }
+          if (step) return refuse(step);
+          return res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': recording.audio.length }).end(recording.audio);
+        }
+        if (req.method === 'DELETE' && recordingResource) {
+          if (!recording || recording.deleted) return notFound();
+          const failure = deleteFailures.shift();
+          if (failure) return refuse(failure);
+          recording.deleted = true;
+          return answer(204);
+        }
+      }
       if (req.method === 'POST' && path === '/Messages.json') {
         const failure = failures.shift();
         if (failure) return refuse(failure);
@@ -217,6 +283,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  baseUrl = `http://127.0.0.1:${port}`;
   // The same object: create() reads the holdQueued the test sets.
   return Object.assign(fake, {
     url: `http://127.0.0.1:${port}`,

@@ -16,11 +16,11 @@ import { testImage } from './journal';
 import { createTwilioSms } from '../providers/sms/twilio';
 import { buildTestApp, type TestApp } from './app';
 import { bearer, signIn } from './factories';
-import { JOURNAL_NUMBER, startFakeTwilio, TWILIO_SID, type FakeTwilio } from './fake-twilio';
+import { JOURNAL_NUMBER, startFakeTwilio, TWILIO_SID, TWILIO_TOKEN_FOR_FAKE, type FakeTwilio } from './fake-twilio';
 import { inboundProcessingSettled } from '../sms/inbound-job';
 
 export { JOURNAL_NUMBER, startFakeTwilio, TWILIO_SID, type FakeTwilio, type FakeTwilioMessage } from './fake-twilio';
-export const TWILIO_TOKEN = 'test-twilio-auth-token';
+export const TWILIO_TOKEN = TWILIO_TOKEN_FOR_FAKE;
 export const PUBLIC_URL = 'http://jotline.test';
 
 /** X-Twilio-Signature: HMAC-SHA1 over the full URL followed by each sorted field name and value. */

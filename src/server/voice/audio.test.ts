@@ -4,7 +4,7 @@ import { voiceMessages } from '../../shared/voice-messages';
 import { AppError } from '../errors';
 import { testAudio, type TestAudioKind } from '../test/audio';
 import { testImage } from '../test/journal';
-import { decodeToWav16k, probeAudio } from './audio';
+import { decoderWarning, decodeToWav16k, findDecoders, probeAudio } from './audio';
 
 // Audio is known by decoding it (ffprobe and ffmpeg as child processes), never by its name.
 
@@ -79,5 +79,16 @@ describe('probing audio', () => {
     const error = await decodeToWav16k(Buffer.from('not audio')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(400);
+  });
+});
+
+describe('the decoders at start', () => {
+  it('finds ffmpeg and ffprobe here, and says what a missing one stops', async () => {
+    expect(await findDecoders()).toEqual({ ffmpeg: true, ffprobe: true });
+    expect(decoderWarning({ ffmpeg: true, ffprobe: true }, true)).toBeNull();
+    expect(decoderWarning({ ffmpeg: false, ffprobe: false }, false)).toBe(
+      'Audio decoder not found: ffprobe and ffmpeg are not on the PATH (Debian: apt-get install ffmpeg); voice notes (calls, MMS, the web) are refused until it is installed.',
+    );
+    expect(decoderWarning({ ffmpeg: false, ffprobe: true }, true)).toMatch(/^Audio decoder not found: ffmpeg .*cannot be transcribed/);
   });
 });

@@ -201,3 +201,18 @@ export async function findDecoders(): Promise<{ ffmpeg: boolean; ffprobe: boolea
   const [ffmpeg, ffprobe] = await Promise.all([runs('ffmpeg'), runs('ffprobe')]);
   return { ffmpeg, ffprobe };
 }
+
+/**
+ * What the server says at start when a decoder is missing: voice notes (MMS, calls, the web) are
+ * refused without ffprobe, and not transcribed without ffmpeg. Null when both are there.
+ */
+export function decoderWarning(found: { ffmpeg: boolean; ffprobe: boolean }, transcribes: boolean): string | null {
+  const missing = [!found.ffprobe && 'ffprobe', !found.ffmpeg && 'ffmpeg'].filter(Boolean).join(' and ');
+  if (!missing) return null;
+  const effect = !found.ffprobe
+    ? 'voice notes (calls, MMS, the web) are refused until it is installed'
+    : transcribes
+      ? 'voice notes are kept but cannot be transcribed until it is installed'
+      : 'voice notes in containers without a length (browser recordings) are refused until it is installed';
+  return `Audio decoder not found: ${missing} ${found.ffmpeg || found.ffprobe ? 'is' : 'are'} not on the PATH (Debian: apt-get install ffmpeg); ${effect}.`;
+}

@@ -57,3 +57,14 @@ export async function nextRecordingPosition(db: Db, userId: string, entryId: str
     .executeTakeFirst();
   return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
 }
+
+/** The recordings of some of the user's entries, in order. */
+export async function recordingsOfEntries(db: Db, userId: string, entryIds: readonly string[]): Promise<JournalRecordingRow[]> {
+  if (entryIds.length === 0) return [];
+  return db.selectFrom('journal_recordings').selectAll().where('user_id', '=', userId).where('entry_id', 'in', entryIds).orderBy('entry_id').orderBy('position').execute();
+}
+
+/** A recording's audio and transcript replaced by copies sealed to the vault (sealing a journal). */
+export async function sealRecordingRow(db: Db, userId: string, recordingId: string, change: { file_path: string; transcript: string }): Promise<void> {
+  await db.updateTable('journal_recordings').set({ ...change, sealed: 1 }).where('user_id', '=', userId).where('id', '=', recordingId).execute();
+}

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryRecording, JournalEntry } from '../../shared/journal';
@@ -106,5 +106,27 @@ describe("a vault user's voice notes", () => {
     expect(row.sealed).toBe(1);
     const served = await t.app.inject({ method: 'GET', url: recording.url });
     expect(isVaultFile(served.rawPayload)).toBe(true);
+  });
+
+  it('seals the recordings a journal already had when its vault is turned on: audio, transcript, and the old file gone', async () => {
+    const bob = await journalUser(t);
+    const audio = await testAudio('mp3', 2);
+    const before = await addRecording(t.app.ctx, bob.id, { audio, origin: 'call', receivedAt: t.clock.now(), transcript: 'Before the vault.' });
+    const readableKey = (await findRecording(t.app.ctx.db, bob.id, before.recording.id))!.file_path;
+    expect(existsSync(join(t.app.ctx.config.storageUrl, readableKey))).toBe(true);
+    const bobKeys = await browserKeys();
+    await turnOn(t, bob, bobKeys);
+    await sealJournal(t, bob);
+
+    const row = (await findRecording(t.app.ctx.db, bob.id, before.recording.id))!;
+    expect(row.sealed).toBe(1);
+    expect(row.file_path).not.toBe(readableKey);
+    expect(existsSync(join(t.app.ctx.config.storageUrl, readableKey))).toBe(false);
+    const entry = (await listEntries(t, bob)).entries.find((e) => e.id === before.entryId)!;
+    const [recording] = entry.recordings!;
+    expect(recording).toMatchObject({ id: before.recording.id, transcript: null, transcript_status: 'done' });
+    expect(JSON.parse(bobKeys.open(recording!.sealed!))).toEqual({ transcript: 'Before the vault.' });
+    const served = await t.app.inject({ method: 'GET', url: recording!.url });
+    expect(bobKeys.openFile(served.rawPayload).equals(audio)).toBe(true);
   });
 });

@@ -28,6 +28,7 @@ import * as entryVersions from './2026-11-28-0100-entry-versions';
 import * as sessionProofs from './2026-11-28-0200-session-proofs';
 import * as secondFactors from './2026-11-28-0100-second-factors';
 import * as voiceRecordings from './2026-11-29-0100-voice-recordings';
+import * as voiceCalls from './2026-11-29-0110-voice-calls';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0100-second-factors': secondFactors,
   '2026-11-28-0200-session-proofs': sessionProofs,
   '2026-11-29-0100-voice-recordings': voiceRecordings,
+  '2026-11-29-0110-voice-calls': voiceCalls,
 };

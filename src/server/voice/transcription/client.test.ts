@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTranscriptionTestApp, FAKE_TRANSCRIBE_KEY, startFakeTranscriber, toneWav, type FakeTranscriber, type TranscriptionTestApp } from '../../test/transcription';
 import { postForTranscript, retryAfterMs, transcribeOnce } from './client';
@@ -83,6 +86,22 @@ describe('the transcription client', () => {
     expect(retryAfterMs('Sun, 01 Mar 2026 11:00:00 GMT', now)).toBe(0);
     expect(retryAfterMs('soon', now)).toBeNull();
     expect(retryAfterMs(null, now)).toBeNull();
+  });
+
+  it('says once, not on every voice note, that the server has no audio decoder', async () => {
+    const path = process.env.PATH;
+    const empty = mkdtempSync(join(tmpdir(), 'no-ffmpeg-'));
+    process.env.PATH = empty;
+    try {
+      const before = fake.requests.length;
+      expect(await transcribeOnce(t.ctx, toneWav(1))).toBeNull();
+      expect(await transcribeOnce(t.ctx, toneWav(1))).toBeNull();
+      expect(fake.requests).toHaveLength(before);
+    } finally {
+      process.env.PATH = path;
+      rmSync(empty, { recursive: true, force: true });
+    }
+    expect(t.logLines.filter((line) => line.includes('no audio decoder'))).toHaveLength(1);
   });
 
   it('never writes the key or the transcript to the log', async () => {

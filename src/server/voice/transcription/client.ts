@@ -24,6 +24,8 @@ export type TranscriptionOutcome =
 const REFUSED_AUDIO = new Set([400, 413, 415, 422]);
 /** Per app: whether the refused key was logged already (once until a request succeeds again). */
 const keyRefusalLogged = new WeakMap<AppContext, boolean>();
+/** Per app: whether the missing decoder was logged already (once until a decode succeeds). */
+const noDecoderLogged = new WeakMap<AppContext, boolean>();
 
 /**
  * Retry-After in milliseconds from `now`: a number of seconds or an HTTP date (RFC 9110 10.2.3);
@@ -96,11 +98,15 @@ export async function transcribeAudio(ctx: AppContext, settings: TranscriptionSe
     wav = await decodeToWav16k(audio);
   } catch (error) {
     if (error instanceof AppError && error.code === 'UNAVAILABLE') {
-      log.error({ recordingId }, 'voice notes cannot be transcribed: no audio decoder (ffmpeg) on this server');
+      if (!noDecoderLogged.get(ctx)) {
+        noDecoderLogged.set(ctx, true);
+        log.error({ recordingId }, 'voice notes cannot be transcribed: no audio decoder (ffmpeg) on this server; they wait and are retried (logged once until one decodes)');
+      }
       return { kind: 'retry', reason: 'no decoder' };
     }
     return { kind: 'failed', reason: 'not decodable audio' };
   }
+  noDecoderLogged.delete(ctx);
   const outcome = await postForTranscript(settings, wav, () => ctx.clock.now());
   if (outcome.kind === 'transcribed') {
     keyRefusalLogged.delete(ctx);

@@ -9,12 +9,14 @@ import type { DevPhoneText } from './use-conversation';
 let thread: DevPhoneText[];
 let posts: Array<{ from: string; body: string }>;
 let fetchMock: ReturnType<typeof vi.fn>;
+let calls: FormData[];
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
   thread = [];
   posts = [];
+  calls = [];
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     if (url.startsWith('/api/dev/phone/messages')) {
       const phone = new URL(url, 'http://x').searchParams.get('phone');
@@ -25,6 +27,11 @@ beforeEach(() => {
       posts.push(body);
       thread = [...thread, { id: `m${posts.length}`, direction: 'sent', body: body.body, at: new Date().toISOString() }];
       return json(200, { messageSid: 'SM1' });
+    }
+    if (url === '/api/dev/phone/calls') {
+      const form = init?.body as FormData;
+      calls.push(form);
+      return json(202, { call_sid: 'CA1', recorded: true, said: form.get('said'), heard: 'Jotline. Talk after the tone, then hang up. Saved.' });
     }
     return json(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
   });
@@ -111,5 +118,22 @@ describe('the dev phone page', () => {
     fetchMock.mockImplementation(async () => json(404, { error: { code: 'NOT_FOUND', message: 'Not found' } }));
     renderPage();
     expect(await screen.findByText('The dev phone is off')).toBeInTheDocument();
+  });
+
+  it('calls the journal number with a picked file and what was said, and shows what the caller heard', async () => {
+    localStorage.setItem(PHONE_STORAGE_KEY, '+12025550143');
+    const user = userEvent.setup({ delay: null });
+    renderPage();
+    const call = screen.getByRole('form', { name: 'Call the journal number' });
+    const file = new File([new Uint8Array([82, 73, 70, 70])], 'memo.wav', { type: 'audio/wav' });
+    await user.upload(within(call).getByLabelText('Audio file'), file);
+    expect(within(call).getByText('Audio: memo.wav')).toBeInTheDocument();
+    await user.type(within(call).getByLabelText('What the caller says'), 'A walk by the river');
+    await user.click(within(call).getByRole('button', { name: 'Call' }));
+    expect(await within(call).findByRole('status')).toHaveTextContent('Heard: “Jotline. Talk after the tone, then hang up. Saved.” (recorded into the journal)');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.get('from')).toBe('+12025550143');
+    expect(calls[0]!.get('said')).toBe('A walk by the river');
+    expect((calls[0]!.get('audio') as File).name).toBe('memo.wav');
   });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert } from '../../components/ui/Alert';
 import { PageHead } from '../../seo/PageHead';
 import { Spinner } from '../../components/ui/Spinner';
+import { CallPanel } from './CallPanel';
 import { Composer } from './Composer';
 import { ConversationView } from './ConversationView';
 import { DevRequestError } from './fetch-json';
@@ -43,7 +44,7 @@ export function DevPhonePage() {
         <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">Developer tools</p>
         <h1 className="font-serif text-3xl text-ink">Dev phone</h1>
         <p className="text-sm text-stone-600">
-          A pretend handset for texting the journal number. This page exists only while Jotline runs with the SMS simulator;
+          A pretend handset for texting and calling the journal number. This page exists only while Jotline runs with the SMS simulator;
           nothing here reaches a real phone.
         </p>
       </header>
@@ -83,6 +84,8 @@ export function DevPhonePage() {
 
         <Composer onSend={(body) => sendText.mutateAsync(body)} sending={sendText.isPending} disabled={!phone || unavailable} />
       </section>
+
+      <CallPanel phone={phone} disabled={unavailable} />
     </main>
   );
 }
