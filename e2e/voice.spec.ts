@@ -140,3 +140,33 @@ test("a Vault user's voice note is sealed on the server and opened in the browse
   expect(await playableSeconds(audio)).toBeCloseTo(3, 0);
   await expect(note).toContainText('Not transcribed');
 });
+
+test('a call from the phone simulator lands in today’s entry, plays, and is found by a word the caller said', async ({ page, request, context }) => {
+  const account = await signUpVerified(page, request);
+
+  const phonePage = await context.newPage();
+  await phonePage.goto('/dev/phone');
+  await phonePage.getByLabel("This phone's number (US)").fill(account.phone.slice(2));
+  await phonePage.getByRole('button', { name: 'Use number' }).click();
+  const call = phonePage.getByRole('form', { name: 'Call the journal number' });
+  await call.getByLabel('Audio file').setInputFiles({ name: 'walk.wav', mimeType: 'audio/wav', buffer: toneWav(5, 8_000) });
+  await call.getByLabel('What the caller says').fill('Walked the levee at dusk, herons everywhere.');
+  await call.getByRole('button', { name: 'Call' }).click();
+  await expect(call.getByRole('status')).toContainText('Talk after the tone', { timeout: 20_000 });
+  await expect(call.getByRole('status')).toContainText('(recorded into the journal)');
+
+  // The recording is downloaded by the server's job and attached to today's phone entry, transcript and all.
+  await page.bringToFront();
+  const note = page.locator('article').getByRole('list', { name: 'Voice notes' }).getByRole('listitem');
+  await expect(note).toHaveCount(1, { timeout: 30_000 });
+  await expect(note).toContainText('Voice note, 0:05');
+  expect(await playableSeconds(note.locator('audio'))).toBeCloseTo(5, 0);
+  await expect(page.locator('article').first()).toContainText('herons everywhere');
+
+  const search = page.getByRole('searchbox', { name: 'Search entries' }).or(page.getByLabel('Search entries'));
+  await search.fill('levee');
+  await expect(page.locator('article')).toHaveCount(1);
+  await expect(page.locator('article').first()).toContainText('Walked the levee at dusk');
+  await search.fill('glacier');
+  await expect(page.getByText('No entries match your search')).toBeVisible();
+});
