@@ -107,8 +107,6 @@ const envSchema = z.object({
   TRANSCRIBE_LANGUAGE: z.string().regex(/^[a-z]{2,3}$/, 'must be a language code such as en or de').optional(),
   /** How long one transcription request may take, answer included, before it is retried. */
   TRANSCRIBE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
-  /** A local Whisper model file: transcription on the server itself. */
-  WHISPER_MODEL: z.string().optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -191,8 +189,8 @@ function toConfig(e: z.infer<typeof envSchema>) {
     verificationTextsPerHour: e.SMS_VERIFICATION_HOURLY_MAX,
     voice: {
       maxSeconds: e.VOICE_MAX_SECONDS,
-      /** Whether voice notes are transcribed here (a service, or a local model); without, they are kept untranscribed. */
-      transcribes: Boolean(e.TRANSCRIBE_URL || e.WHISPER_MODEL),
+      /** Whether voice notes are transcribed (TRANSCRIBE_URL is set); without, they are kept untranscribed. */
+      transcribes: Boolean(e.TRANSCRIBE_URL),
     },
     /** The OpenAI-compatible transcription API (voice/transcription/client.ts); null without TRANSCRIBE_URL. */
     transcription: e.TRANSCRIBE_URL

@@ -33,7 +33,7 @@ import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecordi
 // A recording's transcript status: 'done' (transcribed; for a vault user it may be sealed),
 // 'pending' (the transcription job will transcribe it), 'failed' (not transcribed: the service
 // failed for a day, or none is configured, or a vault user's one try in memory failed). Without
-// TRANSCRIBE_URL or WHISPER_MODEL a recording is 'failed' from the start, so the web shows
+// TRANSCRIBE_URL a recording is 'failed' from the start, so the web shows
 // "Not transcribed", and "Transcribe again" answers that transcription is not set up.
 
 export interface AddRecordingInput {
@@ -75,7 +75,7 @@ function newRecordingKey(userId: string, entryId: string, now: Date, mimeType: s
   return `${userId}/${entryId}/${now.getTime()}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mimeType] ?? 'bin'}`;
 }
 
-/** Whether recordings are transcribed on this server (a service or a local model is configured). */
+/** Whether recordings are transcribed (a transcription service is configured). */
 export function transcriptionConfigured(ctx: AppContext): boolean {
   return ctx.config.voice.transcribes;
 }
