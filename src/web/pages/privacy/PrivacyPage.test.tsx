@@ -22,6 +22,8 @@ describe('PrivacyPage', () => {
     expect(screen.getByRole('heading', { name: 'Changes to this policy' })).toBeInTheDocument();
     expect(screen.getByText(/encrypted at rest/)).toBeInTheDocument();
     expect(screen.getByText(/Twilio, keeps no copy of what you write/)).toBeInTheDocument();
+    // Voice notes are heard by one more party, named here and on the Vault card.
+    expect(screen.getByText(/Twilio, keeps no copy of what you write/)).toHaveTextContent(/sent to a transcription service/);
   });
 
   it('links home, to the terms, support and the account pages', () => {

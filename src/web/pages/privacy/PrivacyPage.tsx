@@ -32,7 +32,7 @@ export function PrivacyPage() {
           <ul>
             <li><strong>Account details:</strong> your email address, your mobile phone number, your time zone and a securely hashed password.</li>
             <li><strong>SMS consent:</strong> a record that you agreed to receive text messages from us, and when.</li>
-            <li><strong>Your journal:</strong> the texts and photos you send to your journal number and the entries you write on the web.</li>
+            <li><strong>Your journal:</strong> the texts, photos and voice notes you send or call in to your journal number and the entries you write on the web.</li>
             <li><strong>Billing status:</strong> your plan and renewal dates. Card details are handled by our payment processor, never by us.</li>
           </ul>
         </LegalSection>
@@ -70,7 +70,9 @@ export function PrivacyPage() {
           <p>
             Your messages travel through the telecom carriers and the messaging service that deliver texts, which handle them only to
             deliver them. Our messaging service, Twilio, keeps no copy of what you write: once a text you send is saved to your
-            journal, and once a text we send has been delivered or has failed, we have Twilio erase its words and photos. We disclose
+            journal, and once a text we send has been delivered or has failed, we have Twilio erase its words and photos; a call's
+            recording is erased at Twilio once it is saved. Voice notes are sent to a transcription service to be written out as
+            words; it hears each one once, and keeps what its own terms say. We disclose
             information when the law requires it, and we will tell you first where the law allows.
           </p>
         </LegalSection>
