@@ -72,7 +72,7 @@ export function PrivacyPage() {
             deliver them. Our messaging service, Twilio, keeps no copy of what you write: once a text you send is saved to your
             journal, and once a text we send has been delivered or has failed, we have Twilio erase its words and photos; a call's
             recording is erased at Twilio once it is saved. Voice notes are sent to a transcription service to be written out as
-            words; it hears each one once, and keeps what its own terms say. We disclose
+            words; it hears them for that alone, under its own terms. We disclose
             information when the law requires it, and we will tell you first where the law allows.
           </p>
         </LegalSection>
