@@ -9,6 +9,9 @@ import { runReminderPass } from '../reminders/service';
 import { recordInboundText } from '../sms/inbound';
 import { processInboundTexts } from '../sms/inbound-job';
 import { buildSmsTestApp, JOURNAL_NUMBER, newMessageSid, type SmsTestApp } from '../test/sms';
+import { buildTranscriptionTestApp, startFakeTranscriber } from '../test/transcription';
+import { downloadCallRecordings } from '../voice/calls/download-job';
+import { processTranscriptions } from '../voice/transcription/job';
 import { apiClient, buildUser, signIn, signUpBody } from '../test/factories';
 
 /** More rows than SQLite's planner guesses an equality on an index finds (ten). */
@@ -41,7 +44,7 @@ async function statementsRunBy(work: () => Promise<unknown>): Promise<Set<string
 }
 
 /** Each statement's plan as SQLite would run it now, step by step. */
-async function plansOf(t: SmsTestApp, statements: Iterable<string>): Promise<Map<string, string[]>> {
+async function plansOf(t: Pick<SmsTestApp, 'ctx'>, statements: Iterable<string>): Promise<Map<string, string[]>> {
   const plans = new Map<string, string[]>();
   for (const sql of statements) {
     if (!/^(select|update|delete|insert|with)\b/i.test(sql)) continue;
@@ -149,5 +152,22 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('statements of the busy paths, on
     });
 
     expect(wholeReads(await plansOf(t, statements))).toEqual([]);
+  });
+
+  it('the voice jobs claim their next recording without reading a table whole', async () => {
+    const fake = await startFakeTranscriber();
+    const voice = await buildTranscriptionTestApp({ fake });
+    try {
+      const statements = await statementsRunBy(async () => {
+        await processTranscriptions(voice.ctx);
+        await downloadCallRecordings(voice.ctx);
+      });
+      expect([...statements].some((sql) => /journal_recordings/.test(sql))).toBe(true);
+      expect([...statements].some((sql) => /voice_calls/.test(sql))).toBe(true);
+      expect(wholeReads(await plansOf(voice, statements))).toEqual([]);
+    } finally {
+      await voice.close();
+      await fake.close();
+    }
   });
 });
