@@ -10,6 +10,7 @@ import { renderJson, renderMarkdown, renderText } from '../../shared/export-rend
 import type { ExportInput } from './format';
 import { pdfWorkers, zipWorkers } from './pdf-worker/pool';
 import { readPhotoForExport } from './pdf-worker/read-photo';
+import { readRecordingAudio } from '../voice/recordings';
 
 interface ExportFile {
   fileName: string;
@@ -53,7 +54,13 @@ export async function exportJournal(ctx: AppContext, userId: string, query: Expo
     // A failure part-way ends the download. Checked again, with no wait before render: other
     // exports may have filled the queue meanwhile.
     if (!made.workers.hasRoom()) throw rateLimited(made.busy);
-    return { fileName, contentType: made.contentType, body: made.workers.render({ input, readPhoto: (key) => readPhotoForExport(ctx, key) }) };
+    // A recording's file is read as the voice notes are (opened from rest); anything else is a photo.
+    const recordings = new Map(entries.flatMap((e) => e.recordings.map((r) => [r.file_path, r] as const)));
+    const readFile = (key: string) => {
+      const recording = recordings.get(key);
+      return recording ? readRecordingAudio(ctx, recording).catch(() => null) : readPhotoForExport(ctx, key);
+    };
+    return { fileName, contentType: made.contentType, body: made.workers.render({ input, readPhoto: readFile }) };
   }
   const format = FORMATS[query.format];
   return { fileName, contentType: format.contentType, body: format.render(input) };

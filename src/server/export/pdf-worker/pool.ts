@@ -114,7 +114,7 @@ export class ExportWorkerPool {
         await new Promise<void>((resolve) => this.readers.set(running.out, resolve));
         this.readers.delete(running.out);
       }
-      const allowed = running.job.input.entries.some((e) => e.photos.some((p) => p.file_path === message.key));
+      const allowed = running.job.input.entries.some((e) => e.photos.some((p) => p.file_path === message.key) || e.recordings.some((r) => r.file_path === message.key));
       const bytes = allowed ? await running.job.readPhoto(message.key).catch(() => null) : null;
       if (slot.running !== running) return;
       slot.worker.postMessage({ type: 'photo', jobId: message.jobId, requestId: message.requestId, bytes: bytes && new Uint8Array(bytes) } satisfies ToWorker);

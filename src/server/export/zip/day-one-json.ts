@@ -25,6 +25,16 @@ export const escapeMarkdown = (text: string) => text.replace(/[!-/:-@[-`{-~]/g, 
 
 export const photoType = (mimeType: string) => ({ 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' })[mimeType] ?? 'jpeg';
 
+/** A recording in the ZIP: audios/MD5.FORMAT. */
+export interface ZippedAudio {
+  md5: string;
+  format: string;
+  size: number;
+}
+
+export const audioFormat = (mimeType: string) =>
+  ({ 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'audio/mpeg': 'mp3', 'audio/ogg': 'ogg', 'audio/wav': 'wav', 'audio/webm': 'webm', 'audio/amr': 'amr', 'audio/3gpp': '3gp' })[mimeType] ?? 'm4a';
+
 function entryText(entry: CachedEntry, photoIds: readonly string[]): string {
   const parts = [entry.title === null ? null : `# ${escapeMarkdown(entry.title)}`, entry.content ? escapeMarkdown(entry.content) : null];
   // Where Day One shows each photo.
@@ -32,8 +42,9 @@ function entryText(entry: CachedEntry, photoIds: readonly string[]): string {
   return parts.filter((p) => p !== null).join('\n\n');
 }
 
-function dayOneEntry(entry: CachedEntry, accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>) {
+function dayOneEntry(entry: CachedEntry, accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>, audios: ReadonlyMap<string, ZippedAudio>) {
   const photos = entry.photos.filter((p) => zipped.has(p.id));
+  const recordings = entry.recordings.filter((r) => audios.has(r.id));
   return {
     uuid: dayOneId(entry.id),
     creationDate: dayOneDate(entry.created_at),
@@ -48,12 +59,26 @@ function dayOneEntry(entry: CachedEntry, accountZone: string, zipped: ReadonlyMa
         return { identifier: dayOneId(photo.id), md5: file.md5, type: file.type, orderInEntry: order, fileSize: file.size, filename: photo.file_name, date: dayOneDate(photo.created_at) };
       }),
     }),
+    ...(recordings.length && {
+      audios: recordings.map((recording) => {
+        const file = audios.get(recording.id)!;
+        return {
+          identifier: dayOneId(recording.id),
+          md5: file.md5,
+          format: file.format,
+          fileSize: file.size,
+          duration: Number(recording.duration_seconds),
+          date: dayOneDate(recording.created_at),
+          ...(recording.transcript_status === 'done' && recording.transcript !== null && { transcription: recording.transcript }),
+        };
+      }),
+    }),
     jotline: { id: entry.id, entry_date: entry.entry_date, source: entry.source, created_at: entry.created_at, updated_at: entry.updated_at },
   };
 }
 
 /** Journal.json for the entries (oldest first), naming the photos the ZIP holds. */
-export function journalJson(entries: readonly CachedEntry[], accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>): string {
+export function journalJson(entries: readonly CachedEntry[], accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>, audios: ReadonlyMap<string, ZippedAudio> = new Map()): string {
   const ordered = [...entries].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  return JSON.stringify({ metadata: { version: '1.0' }, entries: ordered.map((e) => dayOneEntry(e, accountZone, zipped)) }, null, 2);
+  return JSON.stringify({ metadata: { version: '1.0' }, entries: ordered.map((e) => dayOneEntry(e, accountZone, zipped, audios)) }, null, 2);
 }

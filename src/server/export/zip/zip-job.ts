@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import yazl from 'yazl';
 import type { FromWorker, ToWorker } from '../pdf-worker/messages';
-import { journalJson, photoType, type ZippedPhoto } from './day-one-json';
+import { audioFormat, journalJson, photoType, type ZippedAudio, type ZippedPhoto } from './day-one-json';
 
 // Runs inside a worker thread: writes the journal's ZIP (photos/ first, then Journal.json, which
 // names them by md5) and streams its bytes back. Photos are read (and opened) by the server on
@@ -59,7 +59,23 @@ async function render(jobId: number, input: Extract<ToWorker, { type: 'render' }
       zip.addBuffer(bytes, name, { compress: false, mtime: new Date(row.created_at) });
     }
   }
-  zip.addBuffer(Buffer.from(journalJson(input.entries, input.timezone, zipped)), 'Journal.json', { compress: true, mtime: input.exportedAt });
+  // Recordings go in audios/MD5.FORMAT, as Day One keeps them. A sealed one (a vault user's) cannot
+  // be opened here and is left out.
+  const audios = new Map<string, ZippedAudio>();
+  for (const entry of input.entries) {
+    for (const row of entry.recordings) {
+      if (Number(row.sealed)) continue;
+      const bytes = await photo(jobId, row.file_path);
+      if (!bytes) continue;
+      const file = { md5: createHash('md5').update(bytes).digest('hex'), format: audioFormat(row.mime_type), size: bytes.length };
+      audios.set(row.id, file);
+      const name = `audios/${file.md5}.${file.format}`;
+      if (written.has(name)) continue;
+      written.add(name);
+      zip.addBuffer(bytes, name, { compress: false, mtime: new Date(row.created_at) });
+    }
+  }
+  zip.addBuffer(Buffer.from(journalJson(input.entries, input.timezone, zipped, audios)), 'Journal.json', { compress: true, mtime: input.exportedAt });
   zip.end();
 }
 
