@@ -109,17 +109,22 @@ async function otherRequests(url, token, until) {
 /** Uploads every recording at once, then follows the recordings table until none is pending. */
 async function uploadAndTranscribe(app, db, uploads, audio) {
   const started = performance.now();
-  const statuses = await Promise.all(
+  // Every answer is kept: an upload refused (its status and error code) is a figure, not the end of the run.
+  const answers = await Promise.all(
     uploads.map(async ({ token, entryId }) => {
       const form = new FormData();
       form.append('file', new Blob([audio], { type: 'audio/wav' }), 'call.wav');
       const res = await fetch(`${app.url}/api/entries/${entryId}/recordings`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
       const body = await res.text();
-      if (res.status !== 201) throw new Error(`POST recordings: ${res.status} ${body}`);
-      return performance.now() - started;
+      let code = '';
+      if (res.status !== 201) code = JSON.parse(body)?.error?.code ?? '';
+      return { ms: performance.now() - started, status: res.status, code };
     }),
   );
-  const uploadedMs = Math.max(...statuses);
+  const uploadedMs = Math.max(...answers.map((a) => a.ms));
+  const accepted = answers.filter((a) => a.status === 201).length;
+  const refused = {};
+  for (const a of answers) if (a.status !== 201) refused[`${a.status} ${a.code}`] = (refused[`${a.status} ${a.code}`] ?? 0) + 1;
   const progress = [];
   for (;;) {
     const rows = await db.selectFrom('journal_recordings').select(['transcript_status']).execute();
@@ -127,7 +132,7 @@ async function uploadAndTranscribe(app, db, uploads, audio) {
     const failed = rows.filter((r) => r.transcript_status === 'failed').length;
     const at = (performance.now() - started) / 1000;
     if (!progress.length || progress.at(-1).done !== done) progress.push({ at, done });
-    if (rows.length === uploads.length && done + failed === uploads.length) return { uploadS: uploadedMs / 1000, totalS: at, done, failed, progress };
+    if (rows.length === accepted && done + failed === accepted) return { uploadS: uploadedMs / 1000, totalS: at, done, failed, progress, accepted, refused };
     if (at > 1800) throw new Error(`not all transcribed after 30 min: ${done} done, ${failed} failed`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -180,9 +185,9 @@ async function main() {
   console.log(`Transcription endpoint: OpenAI-compatible, answering each request after ${(ANSWER_MS / 1000).toFixed(1)} s`);
   console.log(`Other requests: GET /api/entries (another user's first page, 3,650 entries) at ${RATE}/s over ${CONNECTIONS} connections\n`);
 
-  const rows = [];
+  printHeader();
   for (const kind of benchDatabases) {
-    if (kind === 'sqlite') rows.push(...(await measureOn('SQLite', null, audio)));
+    if (kind === 'sqlite') printRows(await measureOn('SQLite', null, audio));
     if (kind === 'postgres') {
       const pg = await postgresDatabase('voice');
       if (pg.skipped) {
@@ -190,15 +195,25 @@ async function main() {
         continue;
       }
       try {
-        rows.push(...(await measureOn('PostgreSQL', pg.url, audio)));
+        printRows(await measureOn('PostgreSQL', pg.url, audio));
       } finally {
         await pg.drop();
       }
     }
   }
 
-  const ms = (n) => (n === undefined || n === null ? '' : n.toFixed(1));
+  console.log('\n  upload s: until the last of the simultaneous uploads was answered; all done s: until no accepted recording was pending.');
+  console.log('  other p50/p99/max: ms per answer of the steady other requests over the whole run (uploads included).');
+  console.log("  loop stall: the app process's longest event-loop delay over the same span (monitorEventLoopDelay, 10 ms resolution).");
+}
+
+const ms = (n) => (n === undefined || n === null ? '' : n.toFixed(1));
+function printHeader() {
   console.log(`${'scenario'.padEnd(44)}${'upload s'.padStart(9)}${'all done s'.padStart(11)}${'per min'.padStart(8)}${'other p50'.padStart(10)}${'p99'.padStart(7)}${'max'.padStart(7)}${'loop stall'.padStart(11)}`);
+}
+
+/** One database's rows, printed as soon as they are measured. */
+function printRows(rows) {
   for (const { label, other, stallMs, result, transcriber } of rows) {
     const perMin = result ? ((result.done / result.totalS) * 60).toFixed(1) : '';
     console.log(
@@ -206,8 +221,9 @@ async function main() {
     );
     if (other.errors) console.log(`  ${other.errors} other requests failed`);
     if (result) {
+      if (result.accepted < RECORDINGS) console.log(`  uploads refused: ${Object.entries(result.refused).map(([k, n]) => `${n} × ${k}`).join(', ')}; ${result.accepted} accepted`);
       console.log(`  ${result.done} transcribed, ${result.failed} not; the endpoint answered ${transcriber.answered} requests, at most ${transcriber.mostAtOnce} at once; ${other.count.toLocaleString('en-US')} other requests meanwhile`);
-      const marks = [0.25, 0.5, 0.75, 1].map((f) => result.progress.find((p) => p.done >= Math.ceil(f * RECORDINGS))).filter(Boolean);
+      const marks = [0.25, 0.5, 0.75, 1].map((f) => result.progress.find((p) => p.done >= Math.ceil(f * result.accepted))).filter(Boolean);
       console.log(`  transcribed by: ${marks.map((p) => `${p.done} at ${p.at.toFixed(0)} s`).join(', ')}`);
       let gap = { s: 0, at: 0 };
       for (let i = 1; i < result.progress.length; i++) {
@@ -217,9 +233,6 @@ async function main() {
       console.log(`  longest wait between two transcripts: ${gap.s.toFixed(1)} s (after ${gap.at.toFixed(0)} s)`);
     }
   }
-  console.log('\n  upload s: until the last of the simultaneous uploads was answered 201; all done s: until no recording was pending.');
-  console.log('  other p50/p99/max: ms per answer of the steady other requests over the whole run (uploads included).');
-  console.log('  loop stall: the app process\'s longest event-loop delay over the same span (monitorEventLoopDelay, 10 ms resolution).');
 }
 
 if (process.argv[2] === 'app') {
