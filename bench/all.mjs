@@ -19,6 +19,7 @@ const BENCHES = [
   { name: 'outbound', file: 'outbound.mjs', title: 'Outbound sending to a fake Twilio' },
   { name: 'export-pdf', file: 'export-pdf.mjs', flags: ['--expose-gc'], title: 'Export of a ten-year journal' },
   { name: 'import', file: 'import.mjs', title: 'Imports while other requests go on' },
+  { name: 'voice', file: 'voice.mjs', title: 'Voice notes: 100 one-minute recordings at once, transcribed while other requests go on' },
 ];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const selected = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
