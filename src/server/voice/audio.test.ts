@@ -37,6 +37,13 @@ describe('probing audio', () => {
     expect(probed.durationSeconds).toBeLessThan(3.2);
   });
 
+  it('probes a burst of notes at once, each in its turn, and every one gets its own answer', async () => {
+    const lengths = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    const notes = await Promise.all(lengths.map((seconds) => testAudio('wav-mulaw', seconds)));
+    const probed = await Promise.all(notes.map((bytes) => probeAudio(bytes, 300)));
+    expect(probed.map((p) => Math.round(p.durationSeconds))).toEqual(lengths);
+  });
+
   it('measures a browser recording whose container has no length by decoding it', async () => {
     const live = await testAudio('webm-live', 4);
     // The container itself says no length (what the fallback is for).

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { VOICE_MAX_BYTES, voiceMessages } from '../../shared/voice-messages';
 import { AppError, invalidInput } from '../errors';
 
@@ -29,7 +30,29 @@ interface ChildResult {
  * Runs a decoder with `input` on its stdin; answers its stdout (or, with `countOnly`, only its
  * length in bytes), or throws ChildFailed when it cannot be started or runs past `timeoutMs`.
  */
-function runChild(command: string, args: readonly string[], input: Buffer, timeoutMs: number, countOnly = false): Promise<ChildResult & { bytes: number }> {
+/**
+ * Decoders running at once in this instance; the rest wait their turn. A burst of voice notes
+ * (a hundred uploads at once) would otherwise start a hundred ffmpeg processes on a few cores,
+ * each spawn blocking the event loop a moment and all of them fighting for CPU and memory.
+ */
+const DECODERS_AT_ONCE = Math.max(2, availableParallelism());
+let decodersRunning = 0;
+const waitingForDecoder: (() => void)[] = [];
+
+async function runChild(command: string, args: readonly string[], input: Buffer, timeoutMs: number, countOnly = false): Promise<ChildResult & { bytes: number }> {
+  // A finished decoder hands its place straight to the next in line, so the count never goes over.
+  if (decodersRunning >= DECODERS_AT_ONCE) await new Promise<void>((resolve) => waitingForDecoder.push(resolve));
+  else decodersRunning++;
+  try {
+    return await startChild(command, args, input, timeoutMs, countOnly);
+  } finally {
+    const next = waitingForDecoder.shift();
+    if (next) next();
+    else decodersRunning--;
+  }
+}
+
+function startChild(command: string, args: readonly string[], input: Buffer, timeoutMs: number, countOnly: boolean): Promise<ChildResult & { bytes: number }> {
   return new Promise((resolve, reject) => {
     let child;
     try {
