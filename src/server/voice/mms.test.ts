@@ -1,10 +1,13 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAudio } from '../test/audio';
-import { buildUser } from '../test/factories';
+import { bearer, buildUser, signIn } from '../test/factories';
 import { testImage } from '../test/journal';
-import { inboundRow, journalOf, textJournal, type SmsTestApp, withTwilioApp } from '../test/sms';
+import { buildSmsTestApp, inboundRow, journalOf, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp, withTwilioApp } from '../test/sms';
+import { FAKE_TRANSCRIBE_KEY, startFakeTranscriber, type FakeTranscriber } from '../test/fake-transcriber';
+import { browserKeys, sealJournal, turnOn } from '../test/vault';
 import { isVoiceMedia } from './mms';
+import { heardInMemory } from './transcription/in-memory';
 
 // A voice note by MMS becomes a recording of the day's phone entry; a photo in the same text stays
 // a photo, and a text processed again adds nothing.
@@ -95,5 +98,45 @@ describe('voice notes by MMS', () => {
     expect(again[0]!.recordings!.map((r) => r.id)).toEqual(entry!.recordings!.map((r) => r.id));
     const count = await t.ctx.db.selectFrom('journal_recordings').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
+  });
+});
+
+describe("a vault user's voice note by MMS while the transcription service hangs", () => {
+  let twilio: FakeTwilio;
+  let fake: FakeTranscriber;
+  let host: MediaHost;
+  let t: SmsTestApp;
+  beforeAll(async () => {
+    [twilio, fake, host] = await Promise.all([startFakeTwilio(), startFakeTranscriber(), startMediaHost()]);
+    t = await buildSmsTestApp({ twilio, env: { TRANSCRIBE_URL: fake.url, TRANSCRIBE_API_KEY: FAKE_TRANSCRIBE_KEY, TRANSCRIBE_TIMEOUT_SECONDS: '3' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await Promise.all([twilio.close(), fake.close(), host.close()]);
+  });
+
+  it("holds up no one's texts: the note is stored sealed at once and heard after, and kept when the try fails", async () => {
+    const owner = await buildUser(t);
+    const token = await signIn(t, owner);
+    const keys = await browserKeys();
+    await turnOn(t, { id: owner.id, token, headers: bearer(token) }, keys);
+    await sealJournal(t, { id: owner.id, token, headers: bearer(token) });
+    const other = await buildUser(t);
+    fake.outage({ hang: 'before-headers' });
+
+    const note = await textJournal(t, owner.phone, '', mms([[host.url('/note.m4a'), 'audio/mp4']]));
+    // The text is done with while the service has not answered: its note is stored, sealed, to be heard.
+    expect(await inboundRow(t, note.sid)).toMatchObject({ processed: 1, kind: 'journal' });
+    const held = () => t.ctx.db.selectFrom('journal_recordings').select(['sealed', 'transcript_status']).where('user_id', '=', owner.id).executeTakeFirstOrThrow();
+    expect(await held()).toEqual({ sealed: 1, transcript_status: 'pending' });
+    // Another user's text goes into their journal meanwhile.
+    await textJournal(t, other.phone, 'Walked the dog by the river');
+    expect((await journalOf(t, other.id)).map((e) => e.content)).toEqual(['Walked the dog by the river']);
+
+    // The one try runs out: the note is kept, "not transcribed", its audio still sealed.
+    await heardInMemory(t.ctx);
+    expect(fake.requests.map((r) => r.answered)).toEqual(['hang']);
+    expect(await held()).toEqual({ sealed: 1, transcript_status: 'failed' });
+    fake.outage(null);
   });
 });

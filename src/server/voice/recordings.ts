@@ -23,6 +23,7 @@ import { writingPhotoFiles } from '../photos/service';
 import { probeAudio } from './audio';
 import { openRecordingRows, presentRecording } from './present';
 import { transcribeOnce } from './transcription/client';
+import { hearInMemory } from './transcription/in-memory';
 import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listRecordings, nextRecordingPosition, updateRecording } from './repo';
 
 // Voice recordings: the one door through which a recording enters, changes and leaves a journal
@@ -31,10 +32,11 @@ import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecordi
 // writes it. Every change passes the journal's one write path (changeJournal).
 //
 // A recording's transcript status: 'done' (transcribed; for a vault user it may be sealed),
-// 'pending' (the transcription job will transcribe it), 'failed' (not transcribed: the service
-// failed for a day, or none is configured, or a vault user's one try in memory failed). Without
-// TRANSCRIBE_URL a recording is 'failed' from the start, so the web shows
-// "Not transcribed", and "Transcribe again" answers that transcription is not set up.
+// 'pending' (to be heard: by the transcription job, or, for a vault user's note, once in memory as
+// it arrives: transcription/in-memory.ts), 'failed' (not transcribed: the service failed for a day,
+// or none is configured, or a vault user's one try failed). Without a transcription service a
+// recording is 'failed' from the start, so the web shows "Not transcribed", and "Transcribe again"
+// answers that transcription is not set up.
 
 export interface AddRecordingInput {
   audio: Buffer;
@@ -87,9 +89,9 @@ async function presentStored(ctx: AppContext, userId: string, row: JournalRecord
 /**
  * Adds a recording to the user's journal: the audio is probed (refused when it is not audio, too
  * long or too large), stored encrypted (or sealed to the vault), and attached to `entryId` or to the
- * day's phone entry, created when there is none. A vault user's recording is transcribed once, in
- * memory, before it is sealed (the server cannot hear it afterwards); the transcript joins the
- * entry's words, sealed. Idempotent on `sourceKey`.
+ * day's phone entry, created when there is none. A vault user's recording is sealed as it is
+ * stored, and heard once from the bytes still in memory after this answers (the server cannot hear
+ * it afterwards); the transcript joins the entry's words, sealed. Idempotent on `sourceKey`.
  */
 export async function addRecording(ctx: AppContext, userId: string, input: AddRecordingInput): Promise<AddedRecording> {
   if (input.sourceKey) {
@@ -107,9 +109,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
   } else if (vault) {
     await sealDayEntryFirst(ctx, userId, entryDate);
   }
-  // The one moment the server hears a vault user's audio: before it is sealed.
   let transcript = input.transcript === undefined ? null : input.transcript;
-  if (transcript === null && vault && transcriptionConfigured(ctx)) transcript = await transcribeOnce(ctx, input.audio);
   if (transcript !== null) transcript = normalizeEntryText(transcript);
   const result = await writingPhotoFiles(ctx, (written) =>
     changeJournal(ctx, userId, async (trx, _revision, words) => {
@@ -134,7 +134,9 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         changedEntryIds = place.createdEntryIds;
         sealedTo = place.sealed ? sealKeyOf(words) : null;
       }
-      const status = transcript !== null ? 'done' : !sealedTo && transcriptionConfigured(ctx) ? 'pending' : 'failed';
+      // A sealed note still to be heard is held by this instance (its claim) for its one try in memory.
+      const status = transcript !== null ? 'done' : transcriptionConfigured(ctx) ? 'pending' : 'failed';
+      const heldHere = status === 'pending' && sealedTo !== null;
       const key = newRecordingKey(userId, entryId, now, probed.mimeType);
       const stored = sealedTo ? await sealFileBytes(sealedTo, input.audio) : sealPhotoBytes(ctx, userId, owner.salt, input.audio);
       await ctx.storage.put(key, stored, SEALED_CONTENT_TYPE);
@@ -154,7 +156,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         transcript_status: status,
         transcribe_attempts: 0,
         transcribe_next_at: status === 'pending' ? now.toISOString() : null,
-        transcribe_claimed_at: null,
+        transcribe_claimed_at: heldHere ? now.toISOString() : null,
         transcribe_error: null,
         position: await nextRecordingPosition(trx, userId, entryId),
         received_at: input.receivedAt.toISOString(),
@@ -165,8 +167,35 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
       return { entryId, changedEntryIds, row, added: true };
     }),
   );
-  if (result.added && result.row.transcript_status === 'pending') ctx.jobs.wake(TRANSCRIPTIONS);
-  return { recording: await presentStored(ctx, userId, result.row), entryId: result.entryId, added: result.added };
+  let row = result.row;
+  if (result.added && row.transcript_status === 'pending') {
+    if (!Number(row.sealed)) ctx.jobs.wake(TRANSCRIPTIONS);
+    else if (!hearInMemory(ctx, input.audio.length, () => hearSealedNote(ctx, row, input.audio))) {
+      await markNotTranscribed(ctx, row.id, userId, 'too many voice notes waiting to be heard');
+      row = { ...row, transcript_status: 'failed', transcribe_claimed_at: null };
+    }
+  }
+  return { recording: await presentStored(ctx, userId, row), entryId: result.entryId, added: result.added };
+}
+
+/**
+ * The one moment the server hears a vault user's audio: after it is sealed and stored, before the
+ * bytes in memory are dropped. The transcript is sealed into the note and its entry (recordTranscript);
+ * a failed try keeps the note "not transcribed" (the server cannot hear it again).
+ */
+async function hearSealedNote(ctx: AppContext, row: JournalRecordingRow, audio: Buffer): Promise<void> {
+  // The claim is this instance's from the start; renewed as the try begins, so the transcription job
+  // does not settle a note that waited its turn here.
+  await ctx.db
+    .updateTable('journal_recordings')
+    .set({ transcribe_claimed_at: ctx.clock.now().toISOString() })
+    .where('user_id', '=', row.user_id)
+    .where('id', '=', row.id)
+    .where('transcript_status', '=', 'pending')
+    .execute();
+  const transcript = await transcribeOnce(ctx, audio);
+  if (transcript === null) await markNotTranscribed(ctx, row.id, row.user_id, 'one try in memory failed');
+  else await recordTranscript(ctx, row.id, row.user_id, transcript);
 }
 
 /** The vault's public key, for words going into a sealed entry (one exists only beside its vault). */

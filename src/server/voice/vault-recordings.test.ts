@@ -13,10 +13,12 @@ import { FAKE_TRANSCRIBE_KEY, startFakeTranscriber, type FakeTranscriber } from 
 import { journalUser, listEntries, multipart, type JournalTestUser } from '../test/journal';
 import { browserKeys, sealJournal, turnOn, type BrowserKeys } from '../test/vault';
 import { addRecording, readRecordingAudio } from './recordings';
+import { heardInMemory } from './transcription/in-memory';
+import { leaseMs, processTranscriptions } from './transcription/job';
 import { findRecording } from './repo';
 
-// A vault user's voice note is transcribed once in memory, then its audio and transcript are
-// sealed to the vault's public key in the step that writes them. What the server keeps (the file
+// A vault user's voice note is sealed to the vault's public key in the step that writes it, and
+// heard once from the bytes still in memory; its transcript is sealed in the step that records it. What the server keeps (the file
 // in storage, the rows) opens with none of its keys; the browser's private key opens all of it.
 
 describe("a vault user's voice notes", () => {
@@ -44,9 +46,15 @@ describe("a vault user's voice notes", () => {
     const words = 'Secret plans for the garden, said aloud';
     fake.answerNext(words);
     const audio = await testAudio('wav-mulaw', 2);
-    const { recording, entryId } = await addRecording(t.app.ctx, alice.id, { audio, origin: 'call', receivedAt: t.clock.now(), sourceKey: 'call:RE-vault' });
+    const added = await addRecording(t.app.ctx, alice.id, { audio, origin: 'call', receivedAt: t.clock.now(), sourceKey: 'call:RE-vault' });
+    // Stored sealed at once; heard from the bytes still in memory once the change has answered.
+    expect(added.recording).toMatchObject({ transcript: null, transcript_status: 'pending' });
+    expect(JSON.parse(keys.open(added.recording.sealed!))).toEqual({ transcript: null });
+    await heardInMemory(t.app.ctx);
     expect(fake.requests).toHaveLength(1);
-    expect(recording).toMatchObject({ transcript: null, transcript_status: 'done' });
+    const { entryId } = added;
+    const recording = (await entryOf(entryId)).recordings![0]!;
+    expect(recording).toMatchObject({ id: added.recording.id, transcript: null, transcript_status: 'done' });
     expect(JSON.parse(keys.open(recording.sealed!))).toEqual({ transcript: words });
 
     // The entry is sealed, its words a segment only the browser opens.
@@ -99,7 +107,9 @@ describe("a vault user's voice notes", () => {
     const form = await multipart({}, [{ name: 'memo.webm', bytes: await testAudio('webm', 2), type: 'audio/webm' }], 'file');
     const res = await t.app.inject({ method: 'POST', url: `/api/entries/${first.entryId}/recordings`, headers: { ...alice.headers, ...form.headers }, payload: form.payload });
     expect(res.statusCode).toBe(201);
-    const { recording } = res.json() as { recording: EntryRecording };
+    expect((res.json() as { recording: EntryRecording }).recording).toMatchObject({ transcript_status: 'pending', mime_type: 'audio/webm' });
+    await heardInMemory(t.app.ctx);
+    const recording = (await entryOf(first.entryId)).recordings!.find((r) => r.id === (res.json() as { recording: EntryRecording }).recording.id)!;
     expect(recording).toMatchObject({ transcript: null, transcript_status: 'failed', mime_type: 'audio/webm' });
     expect(JSON.parse(keys.open(recording.sealed!))).toEqual({ transcript: null });
     const row = (await findRecording(t.app.ctx.db, alice.id, recording.id))!;
@@ -129,4 +139,21 @@ describe("a vault user's voice notes", () => {
     const served = await t.app.inject({ method: 'GET', url: recording!.url });
     expect(bobKeys.openFile(served.rawPayload).equals(audio)).toBe(true);
   });
+
+  it('keeps a note "not transcribed" when the instance holding it stopped before its try, and not before its claim ran out', async () => {
+    const ctx = t.app.ctx;
+    fake.answerNext('Heard after all');
+    const { recording } = await addRecording(ctx, alice.id, { audio: await testAudio('wav-mulaw', 1), origin: 'call', receivedAt: t.clock.now() });
+    await heardInMemory(ctx);
+    const requests = fake.requests.length;
+    // What an instance that stopped with the note in memory leaves: pending, under its claim.
+    const claimedAt = t.clock.now().toISOString();
+    await ctx.db.updateTable('journal_recordings').set({ transcript_status: 'pending', transcribe_claimed_at: claimedAt, transcribe_next_at: claimedAt }).where('id', '=', recording.id).execute();
+    expect(await processTranscriptions(ctx)).toEqual({ transcribed: 0, retried: 0, failed: 0 });
+    t.clock.set(new Date(t.clock.now().getTime() + leaseMs(ctx.config.transcription!) + 1000));
+    expect(await processTranscriptions(ctx)).toEqual({ transcribed: 0, retried: 0, failed: 1 });
+    expect(fake.requests).toHaveLength(requests);
+    expect((await findRecording(ctx.db, alice.id, recording.id))!.transcript_status).toBe('failed');
+  });
 });
+

@@ -15,10 +15,11 @@ import { transcriptionLog } from './log';
 // failure worth retrying waits (backoff, or the service's Retry-After); a recording still not
 // transcribed a day after it arrived is marked "not transcribed", kept with its audio.
 //
-// Vault users: their audio is sealed as it arrives, so the server cannot read it later. addRecording
-// tries once in memory before sealing (client.ts transcribeOnce), so a vault user's recording is
-// never 'pending'. One that was pending when its owner turned the vault on, and is sealed since, is
-// kept "not transcribed" without a try: the server can no longer hear it.
+// Vault users: their audio is sealed as it arrives, so the server cannot read it later. The instance
+// that stored such a note holds it under a claim and tries once from the bytes in memory
+// (in-memory.ts). A sealed note this job can claim is one whose claim ran out (its instance stopped
+// before the try), or one that was pending when its owner turned the vault on: it is kept
+// "not transcribed" without a try, since the server can no longer hear it.
 
 /** Retry n waits 30 s × 2^(n-1), at most 30 minutes (spread over its upper half). */
 const RETRY_BASE_MS = 30_000;
