@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { vaultMessages } from '../src/shared/vault-messages';
+import { CRICKETS, FOGHORN } from './fake-transcriber.mjs';
 import { signUpVerified } from './support';
 import { turnOnVault } from './vault-support';
 
@@ -80,15 +81,24 @@ test('record a voice note in the browser and upload an audio file to an entry', 
   await expect(notes.first()).toContainText(/Voice note, 0:0[2-4]/);
   const recorded = await playableSeconds(notes.first().locator('audio'));
   expect(Number.isFinite(recorded) && recorded > 1.5).toBe(true);
-  // Without a transcription service the recording is kept, and says it was not transcribed.
-  await expect(notes.first()).toContainText('Not transcribed', { timeout: 20_000 });
+  // The transcription service hears it (the journeys' service hears it as CRICKETS), and the entry gains its words.
+  await expect(card).toContainText(CRICKETS, { timeout: 30_000 });
+  await expect(notes.first()).not.toContainText('Transcribing');
 
-  // And an audio file picked from the device.
+  // And an audio file picked from the device, which the service refuses: kept, and "Not transcribed".
   recorder = await openRecorder(page, card);
-  await recorder.getByLabel('Upload audio file').setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: toneWav(4) });
+  await recorder.getByLabel('Upload audio file').setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: toneWav(8) });
   await expect(notes).toHaveCount(2);
-  await expect(notes.nth(1)).toContainText('Voice note, 0:04');
-  expect(await playableSeconds(notes.nth(1).locator('audio'))).toBeCloseTo(4, 0);
+  await expect(notes.nth(1)).toContainText('Voice note, 0:08');
+  expect(await playableSeconds(notes.nth(1).locator('audio'))).toBeCloseTo(8, 0);
+  await expect(notes.nth(1)).toContainText('Not transcribed', { timeout: 30_000 });
+  await expect(notes.nth(1).getByRole('button', { name: /Transcribe again/ })).toBeVisible();
+
+  // Search finds the note by a word it was heard to say.
+  const search = page.getByRole('searchbox', { name: 'Search entries' }).or(page.getByLabel('Search entries'));
+  await search.fill('nightfall');
+  await expect(page.locator('article')).toHaveCount(1);
+  await search.fill('');
 
   // The players, the transcript's state and the recorder pass axe (WCAG 2.1 A/AA, nothing serious).
   await openRecorder(page, card);
@@ -130,15 +140,17 @@ test("a Vault user's voice note is sealed on the server and opened in the browse
   await expect(card).toBeVisible({ timeout: 20_000 });
 
   const recorder = await openRecorder(page, card);
-  await recorder.getByLabel('Upload audio file').setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: toneWav(3) });
+  await recorder.getByLabel('Upload audio file').setInputFiles({ name: 'tone.wav', mimeType: 'audio/wav', buffer: toneWav(6) });
   const note = card.getByRole('list', { name: 'Voice notes' }).getByRole('listitem');
   await expect(note).toHaveCount(1, { timeout: 20_000 });
-  await expect(note).toContainText('Voice note, 0:03');
+  await expect(note).toContainText('Voice note, 0:06');
   const audio = note.locator('audio');
   // The stored bytes are sealed: the player gets them opened here, from a blob: address.
   await expect(audio).toHaveAttribute('src', /^blob:/);
-  expect(await playableSeconds(audio)).toBeCloseTo(3, 0);
-  await expect(note).toContainText('Not transcribed');
+  expect(await playableSeconds(audio)).toBeCloseTo(6, 0);
+  // Heard once from memory on the server, then sealed: the words reach the entry opened here.
+  await expect(card).toContainText(FOGHORN, { timeout: 30_000 });
+  await expect(note).not.toContainText('Transcribing');
 });
 
 test('a call from the phone simulator lands in today’s entry, plays, and is found by a word the caller said', async ({ page, request, context }) => {
