@@ -21,6 +21,8 @@ export const vaultMessages = {
     stillSealed: (n: number) => `${plural(n, 'entry is', 'entries are')} still sealed. Open them before turning the vault off.`,
     photosMismatch: 'Send every photo of the entry, opened.',
     photoInvalid: 'An opened photo is not a picture we can keep.',
+    recordingInvalid: 'An opened voice note is not audio we can keep.',
+    recordingsTooLarge: 'The voice notes of one entry come to more than 100 MB, too much to open at once. Delete one of them, then continue turning off.',
     segmentInvalid: 'Sealed entries must be a list of base64 sealed segments.',
     segmentTooLong: 'A sealed segment is too long.',
     /** Plain words sent for a journal that is sealed in the browser (an old page, or another app). */

@@ -57,6 +57,8 @@ export interface SealedEntry {
   /** Base64 sealed boxes, in order; each opens to a VaultSegment. */
   sealed: string[];
   photos: SealedPhoto[];
+  /** Its voice recordings still sealed, in order: every one must come back opened with the entry. */
+  recordings: SealedRecording[];
 }
 
 export interface SealedPhoto {
@@ -69,6 +71,15 @@ export interface SealedPhoto {
   thumbnail_url: string;
 }
 
+export interface SealedRecording {
+  id: string;
+  mime_type: string;
+  /** Signed link to the sealed audio (VAULT_FILE_MAGIC, then a sealed box). */
+  url: string;
+  /** Base64 sealed box opening to UTF-8 JSON {"transcript": string | null}; null: none kept. */
+  transcript: string | null;
+}
+
 /** POST /api/vault/opened: entries the browser opened, to keep under the server's key again. */
 export interface OpenedEntryInput {
   id: string;
@@ -79,10 +90,21 @@ export interface OpenedEntryInput {
   tags: string[];
   /** Every photo of the entry, opened: base64 of the full image and of the thumbnail. */
   photos: { id: string; file_name: string; full: string; thumb: string }[];
+  /**
+   * Every sealed recording of the entry, opened: base64 of the audio, and its transcript (null for
+   * one not transcribed). An entry whose recordings changed meanwhile is skipped.
+   */
+  recordings: { id: string; audio: string; transcript: string | null }[];
 }
 
 /** The JSON size of wrapped_keys the server keeps at most (two wrappings take about 400 bytes). */
 export const WRAPPED_KEYS_MAX_BYTES = 4096;
+/**
+ * The opened audio of one entry's recordings that POST /api/vault/opened takes at most (four voice
+ * notes at the 25 MB cap; a day of ten five-minute calls is about 25 MB). The browser sends an
+ * entry with recordings alone.
+ */
+export const OPENED_AUDIO_MAX_BYTES = 100 * 1024 * 1024;
 /** Sealed entries handed out per GET /api/vault/sealed. */
 export const SEALED_BATCH_MAX = 50;
 /** Stored sealed photo files start with these bytes, then the sealed box. */

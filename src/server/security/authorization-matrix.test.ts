@@ -86,7 +86,7 @@ const matrix: Record<string, Row> = {
   'POST /api/vault/seal': { access: 'user' },
   'POST /api/vault/unseal': { access: 'user' },
   'GET /api/vault/sealed': { access: 'user' },
-  'POST /api/vault/opened': { access: 'user', body: { entries: [{ id: 'entry', segments: 1, content: 'opened', title: null, tags: [], photos: [] }] } },
+  'POST /api/vault/opened': { access: 'user', body: { entries: [{ id: 'entry', segments: 1, content: 'opened', title: null, tags: [], photos: [], recordings: [] }] } },
   'GET /api/vault/imported': { access: 'user' },
   'POST /api/vault/imported': {
     access: 'user',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { VaultSegment, VaultView, WrappedKeys } from '../../shared/vault';
+import type { OpenedEntryInput, SealedEntry, VaultSegment, VaultView, WrappedKeys } from '../../shared/vault';
 import { VAULT_FILE_MAGIC } from '../../shared/vault';
 import type { JournalTestUser } from './journal';
 import type { TestApp } from './app';
@@ -94,4 +94,36 @@ export async function sealedPhotoForm(keys: BrowserKeys, fields: Record<string, 
   }
   const response = new Response(form);
   return { payload: Buffer.from(await response.arrayBuffer()), headers: { 'content-type': response.headers.get('content-type')! } };
+}
+
+/**
+ * What the browser does with an entry of GET /api/vault/sealed when the vault is turned off: opens
+ * its segments, its photos and its recordings (audio and transcript) with the private key.
+ */
+export async function openSealedEntry(t: TestApp, keys: BrowserKeys, entry: SealedEntry): Promise<OpenedEntryInput> {
+  const media = async (url: string) => (await t.app.inject({ method: 'GET', url })).rawPayload;
+  const segments = entry.sealed.map((s) => keys.openSegment(s));
+  const last = <K extends 'title' | 'tags'>(field: K) => segments.findLast((s) => s[field] !== undefined)?.[field];
+  return {
+    id: entry.id,
+    segments: segments.length,
+    content: segments.map((s) => s.text).join('\n\n'),
+    title: last('title') ?? null,
+    tags: last('tags') ?? [],
+    photos: await Promise.all(
+      entry.photos.map(async (p) => ({
+        id: p.id,
+        file_name: keys.open(p.file_name),
+        full: keys.openFile(await media(p.url)).toString('base64'),
+        thumb: keys.openFile(await media(p.thumbnail_url)).toString('base64'),
+      })),
+    ),
+    recordings: await Promise.all(
+      entry.recordings.map(async (r) => ({
+        id: r.id,
+        audio: keys.openFile(await media(r.url)).toString('base64'),
+        transcript: r.transcript === null ? null : (JSON.parse(keys.open(r.transcript)) as { transcript: string | null }).transcript,
+      })),
+    ),
+  };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENTRY_TITLE_MAX, PHOTO_MAX_BYTES, PHOTOS_PER_ENTRY_MAX, TAG_MAX_LENGTH, TAGS_MAX } from '../../shared/journal';
 import { vaultMessages } from '../../shared/vault-messages';
 import { SEALED_BATCH_MAX, WRAPPED_KEYS_MAX_BYTES } from '../../shared/vault';
+import { VOICE_MAX_BYTES } from '../../shared/voice-messages';
 
 const errors = vaultMessages.errors;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -30,7 +31,7 @@ export const sealedBatchQuery = z.object({
   limit: z.coerce.number().int().min(1).max(SEALED_BATCH_MAX).default(SEALED_BATCH_MAX),
 });
 
-const base64Bytes = (max: number) => z.string().max(Math.ceil(max / 3) * 4 + 4).regex(BASE64, 'Photos must be base64');
+const base64Bytes = (max: number, what = 'Photos') => z.string().max(Math.ceil(max / 3) * 4 + 4).regex(BASE64, `${what} must be base64`);
 
 /** POST /api/vault/opened: entries the browser opened, to keep under the server's key again. */
 export const openedEntriesSchema = z.object({
@@ -54,6 +55,17 @@ export const openedEntriesSchema = z.object({
             }),
           )
           .max(PHOTOS_PER_ENTRY_MAX),
+        /** Every sealed recording of the entry, opened (their audio together at most OPENED_AUDIO_MAX_BYTES: checked by the service). */
+        recordings: z
+          .array(
+            z.object({
+              id: z.string().min(1).max(100),
+              audio: base64Bytes(VOICE_MAX_BYTES, 'Voice notes'),
+              // As it was sealed: a transcript is as long as the words said.
+              transcript: z.string().max(1_000_000).nullable(),
+            }),
+          )
+          .max(10_000),
       }),
     )
     .min(1)

@@ -5,7 +5,7 @@ import { VAULT_FILE_MAGIC } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
 import { createEntry, journalUser, listEntries, multipart, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
-import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
+import { browserKeys, openSealedEntry, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
 import { storageCanRead } from '../test/vault-zero-access';
 
 const errors = vaultMessages.errors;
@@ -23,26 +23,7 @@ describe('turning the vault off: the browser opens each sealed entry and the ser
     expect(res.statusCode).toBe(200);
     return res.json().entries;
   };
-  /** What the browser does with a sealed entry: open its segments and photos. */
-  const open = async (keys: BrowserKeys, entry: SealedEntry): Promise<OpenedEntryInput> => {
-    const segments = entry.sealed.map((s) => keys.openSegment(s));
-    const last = <K extends 'title' | 'tags'>(field: K) => segments.findLast((s) => s[field] !== undefined)?.[field];
-    return {
-      id: entry.id,
-      segments: segments.length,
-      content: segments.map((s) => s.text).join('\n\n'),
-      title: last('title') ?? null,
-      tags: last('tags') ?? [],
-      photos: await Promise.all(
-        entry.photos.map(async (p) => ({
-          id: p.id,
-          file_name: keys.open(p.file_name),
-          full: keys.openFile(await media(p.url)).toString('base64'),
-          thumb: keys.openFile(await media(p.thumbnail_url)).toString('base64'),
-        })),
-      ),
-    };
-  };
+  const open = (keys: BrowserKeys, entry: SealedEntry) => openSealedEntry(t, keys, entry);
   const sendOpened = (user: JournalTestUser, entries: OpenedEntryInput[]) => vaultRequest(t, user, 'POST', '/api/vault/opened', { entries });
 
   const vaultUser = async (entries: number) => {

@@ -68,3 +68,13 @@ export async function recordingsOfEntries(db: Db, userId: string, entryIds: read
 export async function sealRecordingRow(db: Db, userId: string, recordingId: string, change: { file_path: string; transcript: string }): Promise<void> {
   await db.updateTable('journal_recordings').set({ ...change, sealed: 1 }).where('user_id', '=', userId).where('id', '=', recordingId).execute();
 }
+
+/** A recording the browser opened (turning the vault off): its audio and transcript under the server's key again. */
+export async function openRecordingRow(
+  db: Db,
+  userId: string,
+  recordingId: string,
+  change: Pick<JournalRecordingRow, 'file_path' | 'transcript' | 'transcript_status' | 'transcribe_next_at' | 'transcribe_claimed_at' | 'transcribe_error'>,
+): Promise<void> {
+  await db.updateTable('journal_recordings').set({ ...change, sealed: 0 }).where('user_id', '=', userId).where('id', '=', recordingId).execute();
+}

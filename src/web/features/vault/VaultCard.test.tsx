@@ -246,7 +246,7 @@ describe('Settings → Vault: unlocking and locking', () => {
   it('turns off: every entry opened here and handed back, then the vault is gone', async () => {
     const api = installVaultApi(onView());
     let sealed = [
-      { id: 'e1', entry_date: '2026-11-24', source: 'sms', created_at: '2026-11-24T08:00:00Z', updated_at: '2026-11-24T08:00:00Z', photos: [], sealed: [await sealSegment(existing.keys.publicKey, { text: 'Toast and tea', at: '2026-11-24T08:00:00Z', source: 'sms' })] },
+      { id: 'e1', entry_date: '2026-11-24', source: 'sms', created_at: '2026-11-24T08:00:00Z', updated_at: '2026-11-24T08:00:00Z', photos: [], recordings: [], sealed: [await sealSegment(existing.keys.publicKey, { text: 'Toast and tea', at: '2026-11-24T08:00:00Z', source: 'sms' })] },
     ];
     let state: VaultView = onView();
     api.on('GET /api/vault', () => reply(200, state));
@@ -270,7 +270,7 @@ describe('Settings → Vault: unlocking and locking', () => {
     await user.click(vault.getByRole('button', { name: copy.turnOffConfirm }));
 
     expect(await vault.findByRole('button', { name: copy.setUp })).toBeInTheDocument();
-    expect(api.requestsTo('POST /api/vault/opened')[0]!.body.entries).toEqual([{ id: 'e1', segments: 1, content: 'Toast and tea', title: null, tags: [], photos: [] }]);
+    expect(api.requestsTo('POST /api/vault/opened')[0]!.body.entries).toEqual([{ id: 'e1', segments: 1, content: 'Toast and tea', title: null, tags: [], photos: [], recordings: [] }]);
     expect(api.requestsTo('DELETE /api/vault')).toHaveLength(1);
     expect(vaultKeys()).toBeNull();
     expect(await screen.findByText(copy.turnedOff)).toBeInTheDocument();

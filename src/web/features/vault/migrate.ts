@@ -3,7 +3,7 @@ import { loadSodium } from './sodium';
 import { fetchSealedBatch, finishTurningOff, sealNextBatch, sendOpenedEntries, startTurningOff } from './vault-api';
 import { openFile, openSegment, openText, type VaultKeys } from './vault-crypto';
 
-/** Text-only entries go together up to about this much text a request (the server takes some 30 MB). */
+/** Text-only entries go together up to about this much text a request (well within what the server takes). */
 const TEXT_CHARS_PER_REQUEST = 2_000_000;
 
 export interface Progress {
@@ -36,9 +36,16 @@ export function entryFromSegments(segments: readonly VaultSegment[]): Pick<Opene
 async function openedFile(keys: VaultKeys, url: string): Promise<string> {
   // Signed links: no session needed.
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`A sealed photo could not be fetched (${response.status})`);
+  if (!response.ok) throw new Error(`A sealed file could not be fetched (${response.status})`);
   const sodium = await loadSodium();
   return sodium.to_base64(await openFile(keys, new Uint8Array(await response.arrayBuffer())), sodium.base64_variants.ORIGINAL);
+}
+
+/** A recording's sealed transcript box opened: {"transcript": string | null}. */
+async function openedTranscript(keys: VaultKeys, sealed: string | null): Promise<string | null> {
+  if (sealed === null) return null;
+  const { transcript } = JSON.parse(await openText(keys, sealed)) as { transcript?: unknown };
+  return typeof transcript === 'string' ? transcript : null;
 }
 
 async function openEntry(keys: VaultKeys, entry: SealedEntry): Promise<OpenedEntryInput> {
@@ -47,12 +54,17 @@ async function openEntry(keys: VaultKeys, entry: SealedEntry): Promise<OpenedEnt
   for (const photo of entry.photos) {
     photos.push({ id: photo.id, file_name: await openText(keys, photo.file_name), full: await openedFile(keys, photo.url), thumb: await openedFile(keys, photo.thumbnail_url) });
   }
-  return { id: entry.id, segments: segments.length, ...entryFromSegments(segments), photos };
+  const recordings = [];
+  for (const recording of entry.recordings) {
+    recordings.push({ id: recording.id, audio: await openedFile(keys, recording.url), transcript: await openedTranscript(keys, recording.transcript) });
+  }
+  return { id: entry.id, segments: segments.length, ...entryFromSegments(segments), photos, recordings };
 }
 
 /**
  * Turning off: opens the sealed journal here a batch at a time and gives it back to the server;
- * once nothing is sealed, the vault goes. An entry with photos travels alone (its photos are large).
+ * once nothing is sealed, the vault goes. An entry with photos or voice recordings travels alone
+ * (they are large: the server takes one entry's photos and up to OPENED_AUDIO_MAX_BYTES of audio).
  */
 export async function openWholeJournal(keys: VaultKeys, view: VaultView, onProgress: (progress: Progress) => void, signal?: AbortSignal): Promise<void> {
   if (view.state !== 'unsealing') await startTurningOff();
@@ -69,7 +81,7 @@ export async function openWholeJournal(keys: VaultKeys, view: VaultView, onProgr
     for (const entry of batch) {
       signal?.throwIfAborted();
       const opened = await openEntry(keys, entry);
-      if (opened.photos.length > 0) {
+      if (opened.photos.length > 0 || opened.recordings.length > 0) {
         await send([opened]);
         continue;
       }

@@ -37,6 +37,16 @@ export function openedRecordingUrl(markedUrl: string, mimeType: string): Promise
   return opened;
 }
 
+/** The opened bytes of the audio behind a sealed link (an export made here). */
+export async function openedRecordingBytes(markedUrl: string): Promise<Uint8Array> {
+  const keys = vaultKeys();
+  if (!keys) throw new VaultLockedError();
+  const url = markedUrl.endsWith(SEALED_PHOTO_MARK) ? markedUrl.slice(0, -SEALED_PHOTO_MARK.length) : markedUrl;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`A sealed recording could not be fetched (${response.status})`);
+  return openFile(keys, new Uint8Array(await response.arrayBuffer()));
+}
+
 /** The transcript a sealed box holds; a box that does not open reads as no transcript. */
 async function openTranscript(keys: VaultKeys, sealed: string): Promise<string | null> {
   try {
