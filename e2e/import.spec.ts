@@ -75,7 +75,7 @@ test('import a Day One ZIP from settings: the upload’s bar, then the summary i
   await expect(summary).toContainText('1 photo named in the file is missing from the ZIP');
   await expect(summary).toContainText('1 photo is not a JPEG, PNG, GIF or WebP image');
   await expect(summary).toContainText('1 video was left out');
-  await expect(summary).toContainText('1 audio recording was left out');
+  await expect(summary).toContainText('1 voice recording is not audio we can play');
 
   await card.getByRole('link', { name: 'Open your journal' }).click();
   await expect(page).toHaveURL(/\/journal$/);

@@ -7,7 +7,7 @@ export const IMPORT_MAX_TEXT_BYTES = 20 * 1024 * 1024;
 export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
-/** Why an entry, a photo or another attachment of the file was not added (messages.importer.reasons). */
+/** Why an entry, a photo, a voice recording or another attachment of the file was not added (messages.importer.reasons). */
 export const IMPORT_REASONS = [
   'already_imported',
   'repeated',
@@ -16,7 +16,12 @@ export const IMPORT_REASONS = [
   'photo_not_in_file',
   'photo_unsupported',
   'photo_over_limit',
+  'audio_missing',
+  'audio_not_in_file',
+  'audio_unreadable',
+  'audio_over_limit',
   'video',
+  // A Vault journal's import (read in the browser) brings text and photos only.
   'audio',
   'pdf',
   // Imported, but named: an entry dated after today sits at the top of the journal.

@@ -305,6 +305,11 @@ export interface ImportJobsTable {
   total: Generated<number>;
   /** How many of the file's entries are done: a restart goes on from here. */
   position: Generated<number>;
+  /**
+   * Where the last chunk began while its voice recordings are still being added (they are added
+   * after its entries commit); null once they are. A restart reads from here to add what they lack.
+   */
+  audios_from: number | null;
   imported: Generated<number>;
   skipped: Generated<number>;
   photos_imported: Generated<number>;

@@ -45,24 +45,45 @@ describe('reading a Day One JSON export', () => {
     expect([koala!.title, koala!.content, koala!.photos, koala!.leftOut]).toEqual([null, '', [], [{ reason: 'photo_missing', example: 'MD5_KOALA.png' }]]);
     expect(liberty!.photos.map((p) => p.path)).toEqual(['photos/md5_liberty.jpeg']);
     expect(liberty!.leftOut).toEqual([{ reason: 'photo_missing', example: 'd41d8cd98f00b204e9800998ecf8427e.jpeg' }]);
-    // Videos and audio are named, to be counted as left out.
+    // A video is named, to be counted as left out; so is a recording missing from the ZIP.
     expect(koalas!.leftOut).toEqual([
       { reason: 'video', example: '6a1b2c3d4e5f60718293a4b5c6d7e8f9.mov' },
-      { reason: 'audio', example: '7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a' },
+      { reason: 'audio_missing', example: '7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a' },
     ]);
+    expect(koalas!.audios).toEqual([]);
     expect(koalas!.content).toBe('Koalas at Lone Pine. One fell asleep mid-bite.');
   });
 
-  it('names a Day One recording as the .m4a file it is, not by its codec (format "aac")', () => {
+  it('names a Day One recording as the .m4a file it is, not by its codec (format "aac"), keyed by its entry and identifier', () => {
     const entry = (files: Map<string, string> | null) =>
       parseDayOne(
         { metadata: {}, entries: [{ uuid: 'A', creationDate: '2024-01-01T12:00:00Z', text: 'Voice note', audios: [{ identifier: 'ID1', md5: 'ab12cd', format: 'aac' }] }] },
         'UTC',
         files,
       )[0]!;
-    expect(entry(null).leftOut).toEqual([{ reason: 'audio', example: 'ab12cd.m4a' }]);
+    // A Journal.json alone: named only, to be brought in by the ZIP.
+    expect(entry(null)).toMatchObject({ leftOut: [], audios: [{ path: null, fileName: 'ab12cd.m4a', sourceKey: 'import:A:ID1', transcript: null, transcriptInText: false }] });
     // In a ZIP, the name the file has there.
-    expect(entry(new Map([[fileKey('audios', 'ab12cd'), 'audios/ab12cd.m4a']])).leftOut).toEqual([{ reason: 'audio', example: 'ab12cd.m4a' }]);
+    expect(entry(new Map([[fileKey('audios', 'ab12cd'), 'audios/ab12cd.m4a']]))).toMatchObject({ leftOut: [], audios: [{ path: 'audios/ab12cd.m4a', fileName: 'ab12cd.m4a' }] });
+    expect(entry(new Map()).leftOut).toEqual([{ reason: 'audio_missing', example: 'ab12cd.m4a' }]);
+  });
+
+  it('keeps a recording’s transcript, and knows when the entry’s text holds it already', () => {
+    const [inText, apart, odd] = parseDayOne(
+      {
+        metadata: {},
+        entries: [
+          { uuid: 'T1', creationDate: '2024-01-01T12:00:00Z', text: 'On the ferry\\.\n\nGulls   everywhere\\!', audios: [{ identifier: 'R1', md5: 'aa', format: 'm4a', transcription: 'Gulls everywhere!', date: '2024-01-01T11:58:00Z' }] },
+          { uuid: 'T2', creationDate: '2024-01-02T12:00:00Z', text: 'On the bus', audios: [{ identifier: 'R2', md5: 'bb', format: 'm4a', transcription: ' Rain again. ' }] },
+          // A transcript that is not text, and a date that is not one, are passed over.
+          { uuid: 'T3', creationDate: '2024-01-03T12:00:00Z', audios: [{ identifier: 'R3', md5: 'cc', format: 'm4a', transcription: { text: 'x' }, date: 'soon' }] },
+        ],
+      },
+      'UTC',
+    );
+    expect(inText!.audios[0]).toMatchObject({ transcript: 'Gulls everywhere!', transcriptInText: true, recordedAt: '2024-01-01T11:58:00.000Z' });
+    expect(apart!.audios[0]).toMatchObject({ transcript: 'Rain again.', transcriptInText: false, recordedAt: null });
+    expect(odd!.audios[0]).toMatchObject({ transcript: null, transcriptInText: false, recordedAt: null });
   });
 
   it('keeps the photos of a Journal.json alone as names, to be brought in by the ZIP later', () => {

@@ -36,8 +36,8 @@ describe('importing a Day One export with its photos', () => {
     expect(result.reasons).toEqual([
       { reason: 'photo_missing', count: 1, examples: ['d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)'] },
       { reason: 'photo_unsupported', count: 1, examples: [expect.stringMatching(/^[0-9a-f]{32}\.heic \(2024-03-07\)$/)] },
+      { reason: 'audio_unreadable', count: 1, examples: ['7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a (2024-03-04)'] },
       { reason: 'video', count: 1, examples: ['6a1b2c3d4e5f60718293a4b5c6d7e8f9.mov (2024-03-04)'] },
-      { reason: 'audio', count: 1, examples: ['7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a (2024-03-04)'] },
     ]);
     expect(messages.importer.reasons.photo_missing(2)).toBe('2 photos named in the file are missing from the ZIP');
     const entries = await allEntries(user);
@@ -71,8 +71,8 @@ describe('importing a Day One export with its photos', () => {
     expect(json.reasons.map((r) => [r.reason, r.count])).toEqual([
       ['empty', 1],
       ['photo_not_in_file', 5],
+      ['audio_not_in_file', 1],
       ['video', 1],
-      ['audio', 1],
     ]);
     expect((await allEntries(user)).every((e) => e.photos.length === 0)).toBe(true);
 

@@ -7,7 +7,7 @@ import { checkUnpackedSizes, openZip, type ByteSource } from './zip';
 // The rules of reading a file are shared with the browser (shared/import/read.ts); here the ZIP is
 // read by range from the stored upload, and a file the rules refuse is the user's invalid input.
 
-/** An import file read: its entries, and (for a ZIP) a way to the photos they name. */
+/** An import file read: its entries, and (for a ZIP) a way to the photos and recordings they name. */
 export interface ImportReading extends ParsedImport {
   readFile(path: string): Promise<Buffer>;
   fileSize(path: string): number;
@@ -28,12 +28,12 @@ async function readZip(source: ByteSource, options: ReadOptions): Promise<Import
   const texts: string[] = [];
   for (const name of journals) texts.push((await archive.read(name)).toString('utf8'));
   const parsed = parseDayOneZip(texts, files, options);
-  checkUnpackedSizes(archive, [...journals, ...parsed.entries.flatMap((e) => e.photos.flatMap((p) => p.path ?? []))]);
+  checkUnpackedSizes(archive, [...journals, ...parsed.entries.flatMap((e) => [...e.photos, ...e.audios].flatMap((file) => file.path ?? []))]);
   return { ...parsed, readFile: (path) => archive.read(path), fileSize: (path) => archive.files.get(path)?.uncompressedSize ?? 0 };
 }
 
 const noFiles = async (): Promise<Buffer> => {
-  throw new Error('This import file holds no photos');
+  throw new Error('This import file holds no photos or recordings');
 };
 
 /** A JSON or text journal file read at once (the reader thread reads ZIPs, and everything else). */

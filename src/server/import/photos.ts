@@ -1,4 +1,4 @@
-import { PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
+import { PHOTO_MAX_BYTES, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
 import { SEALED_CONTENT_TYPE, sealFileName, sealPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
@@ -28,7 +28,7 @@ export async function preparePhotos(
   const outcomes = new Map<ImportedPhoto, PhotoOutcome>();
   for (let i = 0; i < wanted.length; i += FILES_AT_ONCE) {
     const group = wanted.slice(i, i + FILES_AT_ONCE);
-    const files = await reader.files(group.map((w) => w.photo.path!));
+    const files = await reader.files(group.map((w) => w.photo.path!), PHOTO_MAX_BYTES);
     // Decoded side by side (sharp works in its own threads), then fitted into their entries in order.
     const images = await Promise.all(
       group.map(({ photo }) => {

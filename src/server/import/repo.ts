@@ -2,7 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database';
 import type { JournalEntriesTable, JournalImportsTable } from '../db/tables';
 
-// SQL for imported entries and photos; scoped by the owner's user id.
+// SQL for imported entries, photos and recordings; scoped by the owner's user id.
 
 const CHUNK = 500;
 
@@ -37,6 +37,20 @@ export async function existingPhotoIds(db: Db, userId: string, ids: readonly str
   const found = new Set<string>();
   for (const chunk of chunks(ids)) {
     const rows = await db.selectFrom('journal_photos').select('id').where('user_id', '=', userId).where('id', 'in', chunk).execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** Of the source keys and recording ids given, those the user's recordings have. */
+export async function existingRecordings(db: Db, userId: string, sourceKeys: readonly string[], ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const chunk of chunks([...new Set(sourceKeys)])) {
+    const rows = await db.selectFrom('journal_recordings').select('source_key').where('user_id', '=', userId).where('source_key', 'in', chunk).execute();
+    for (const row of rows) if (row.source_key !== null) found.add(row.source_key);
+  }
+  for (const chunk of chunks([...new Set(ids)])) {
+    const rows = await db.selectFrom('journal_recordings').select('id').where('user_id', '=', userId).where('id', 'in', chunk).execute();
     for (const row of rows) found.add(row.id);
   }
   return found;

@@ -7,8 +7,10 @@ import { endJob, keepClaim, saveProgress, type ImportJob } from './jobs-repo';
 import { publishProgress } from './present';
 import { startReader } from './reader/client';
 import { ReasonTally } from './reasons';
+import { addImportedRecordings, namesRecordings } from './recordings';
 import { deleteParts, type UploadRef } from './stored-upload';
 import { ClaimLost, writeChunk, type ImportProgressState } from './write-chunk';
+import type { ImportedEntry } from '../../shared/import/types';
 
 /** The claim is renewed this often while the job runs, well inside STALE_CLAIM_MS (runner.ts). */
 export const HEARTBEAT_MS = 10_000;
@@ -22,9 +24,10 @@ interface RunControl {
 
 /**
  * Works one claimed import through: the reader thread parses the file, and each batch it hands over
- * is written in a chunk that moves the job's position forward. A file the reader refuses fails the
- * job with the reader's message; anything else leaves the job claimed, to be taken up again once the
- * claim is stale (the same as after a crash), from its position.
+ * is written in a chunk that moves the job's position forward, then its voice recordings are added.
+ * A file the reader refuses fails the job with the reader's message; anything else leaves the job
+ * claimed, to be taken up again once the claim is stale (the same as after a crash), from its
+ * position, or from the chunk whose recordings were still being added.
  */
 export async function runImport(ctx: AppContext, job: ImportJob, control: RunControl): Promise<void> {
   const owner = await loadOwner(ctx, job.user_id).catch((error: unknown) => {
@@ -34,7 +37,9 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
   // The account was deleted meanwhile (its job row with it): only the upload is left to remove.
   if (!owner) return deleteParts(ctx, { userId: job.user_id, importId: job.id }, job.file_parts);
   const ref: UploadRef = { userId: job.user_id, importId: job.id, salt: owner.salt };
-  const reader = startReader(ctx, ref, { size: job.file_bytes, skip: job.position, timeZone: owner.timezone });
+  // Entries written before a stop whose recordings may not all be in: read again, for those only.
+  let again = job.audios_from === null ? 0 : job.position - job.audios_from;
+  const reader = startReader(ctx, ref, { size: job.file_bytes, skip: job.audios_from ?? job.position, timeZone: owner.timezone });
   const now = () => ctx.clock.now().toISOString();
   const stopHeartbeat = keepClaim(ctx.db, job, now, HEARTBEAT_MS);
   let state: ImportProgressState = {
@@ -47,6 +52,11 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
     smsDays: new Map(),
   };
   const progress = (status: ImportJob['status'], total: number) => publishProgress(ctx, job.user_id, { id: job.id, status, total, ...state });
+  const writer = { ctx, job, owner: { userId: job.user_id, salt: owner.salt }, reader };
+  const addRecordings = async (entries: readonly ImportedEntry[], finished: boolean) => {
+    await addImportedRecordings(writer, entries, state.tally);
+    if (finished && !(await saveProgress(ctx.db, job, { audios_from: null, reasons: state.tally.seal(ctx, job.user_id, owner.salt) }, now()))) throw new ClaimLost();
+  };
   try {
     const { format, total } = await reader.opened();
     if (!(await saveProgress(ctx.db, job, { format, total }, now()))) throw new ClaimLost();
@@ -54,8 +64,15 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
     for (;;) {
       if (control.stopped()) throw new Stopped();
       const batch = await reader.next();
-      if (batch.entries.length) {
-        state = await writeChunk({ ctx, job, owner: { userId: job.user_id, salt: owner.salt }, reader }, batch.entries, state);
+      const written = batch.entries.slice(0, again);
+      const entries = batch.entries.slice(written.length);
+      if (written.length) {
+        again -= written.length;
+        await addRecordings(written, again === 0);
+      }
+      if (entries.length) {
+        state = await writeChunk(writer, entries, state);
+        if (namesRecordings(entries)) await addRecordings(entries, true);
         progress('running', total);
       }
       if (batch.done) break;

@@ -12,6 +12,7 @@ import { writingPhotoFiles } from '../photos/service';
 import { saveProgress, type ImportJob } from './jobs-repo';
 import { fingerprinter } from './fingerprints';
 import { preparePhotos, storePhotoFiles } from './photos';
+import { namesRecordings } from './recordings';
 import type { ImportReader } from './reader/client';
 import { entryExample, type ReasonTally } from './reasons';
 import * as repo from './repo';
@@ -51,7 +52,9 @@ interface Planned {
  * Writes one batch of the file's entries: new entries with their photos, and photos the journal
  * lacks for entries it has (a Day One ZIP after its Journal.json). Photos are decoded and stored
  * before the transaction; the transaction inserts the rows and moves the job's progress forward
- * under its claim, so entries and progress commit together or not at all.
+ * under its claim, so entries and progress commit together or not at all. The entries' voice
+ * recordings are added after it (import/recordings.ts); until they are, the job notes where the
+ * batch began (`audios_from`), so a restart reads it again for them.
  */
 export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry[], before: ImportProgressState): Promise<ImportProgressState> {
   const { ctx, owner } = w;
@@ -111,7 +114,7 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
       });
       if (!plan.existing) {
         let { title, content } = entry;
-        if (content === '' && ready.length === 0) {
+        if (content === '' && ready.length === 0 && !entry.audios.some((a) => a.path)) {
           // A title alone is the entry's text; an entry with nothing at all is left out.
           if (!title) {
             leave('empty', entryExample(entry));
@@ -161,6 +164,7 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
         photos_imported: state.photos_imported,
         photos_skipped: state.photos_skipped,
         reasons: state.tally.seal(ctx, userId, owner.salt),
+        audios_from: namesRecordings(entries) ? before.position : null,
       };
       if (!(await saveProgress(trx, w.job, progress, now))) throw new ClaimLost('The import was taken over');
       return { entryId: touched[0] ?? '', changedEntryIds: touched };

@@ -63,7 +63,8 @@ export async function brisbaneTrip(): Promise<{ json: Buffer; zip: Buffer; photo
   const types: Record<string, string> = { MD5_SUNRISE: 'jpeg', MD5_KOALA: 'png', MD5_LIBERTY: 'jpeg', MD5_HEIC: 'heic' };
   const files: Record<string, Uint8Array> = { 'Journal.json': new TextEncoder().encode(text) };
   for (const [placeholder, bytes] of Object.entries(photos)) files[`photos/${md5(bytes)}.${types[placeholder]}`] = new Uint8Array(bytes);
-  // Day One packs videos and audio beside the photos; the journal leaves them out.
+  // Day One packs videos and recordings beside the photos. The journal leaves videos out; this
+  // recording is no audio (zeros), so it is counted as one that cannot be played.
   files['videos/6a1b2c3d4e5f60718293a4b5c6d7e8f9.mov'] = new Uint8Array(2048);
   files['audios/7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a'] = new Uint8Array(1024);
   return { json: Buffer.from(text), zip: Buffer.from(zipSync(files)), photos };

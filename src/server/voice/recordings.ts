@@ -52,6 +52,10 @@ export interface AddRecordingInput {
   transcript?: string | null;
   /** Where it came from (`call:<RecordingSid>`, `mms:<MessageSid>:<index>`): added once, however often it arrives. */
   sourceKey?: string;
+  /** The entry's text holds the transcript already (an import of our own export): kept on the recording, not added again. */
+  transcriptInText?: boolean;
+  /** An import's: the entry keeps the time it was last changed that the file gives, its recording having come with it. */
+  keepEntryTime?: boolean;
 }
 
 export interface AddedRecording {
@@ -118,7 +122,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         if (existing) return { entryId: existing.entry_id, row: existing, added: false };
       }
       const now = ctx.clock.now();
-      const words_ = transcript ?? '';
+      const words_ = input.transcriptInText ? '' : (transcript ?? '');
       let entryId: string;
       let changedEntryIds: string[] = [];
       let sealedTo: string | null;
@@ -127,7 +131,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         if (!entry) throw notFound(messages.entries.entryNotFound);
         entryId = entry.id;
         sealedTo = entry.sealed !== null ? sealKeyOf(words) : null;
-        if (words_) await appendWords(ctx, trx, owner, entryId, words_, input.receivedAt, sealedTo);
+        if (words_) await appendWords(ctx, trx, owner, entryId, words_, input.receivedAt, sealedTo, input.keepEntryTime);
       } else {
         const place = await appendToSmsDay(ctx, trx, words, { owner, entryDate, receivedAt: input.receivedAt, text: words_ });
         entryId = place.entryId;
@@ -163,7 +167,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         created_at: now.toISOString(),
       };
       await insertRecording(trx, row);
-      await touchEntry(trx, userId, entryId, now.toISOString());
+      if (!input.keepEntryTime) await touchEntry(trx, userId, entryId, now.toISOString());
       return { entryId, changedEntryIds, row, added: true };
     }),
   );
@@ -207,12 +211,13 @@ function sealKeyOf(words: JournalWords): string {
 /**
  * Appends words (a transcript) to an entry as a paragraph, the way an inbound text is appended:
  * readable under the owner's key, or a segment sealed to `sealedTo` for a sealed entry. Past the
- * entry's length limit the words stay only on the recording.
+ * entry's length limit the words stay only on the recording. `keepTime`: the entry's last change stays
+ * as it was (an import's, whose time the file gives).
  */
-async function appendWords(ctx: AppContext, trx: Db, owner: JournalOwner, entryId: string, text: string, at: Date, sealedTo: string | null): Promise<void> {
+async function appendWords(ctx: AppContext, trx: Db, owner: JournalOwner, entryId: string, text: string, at: Date, sealedTo: string | null, keepTime = false): Promise<void> {
   const entry = await findEntry(trx, owner.userId, entryId);
   if (!entry) return;
-  const updatedAt = ctx.clock.now().toISOString();
+  const updatedAt = keepTime ? entry.updated_at : ctx.clock.now().toISOString();
   if (entry.sealed !== null) {
     if (!sealedTo) throw new Error('A sealed entry without a vault');
     const segments = sealedSegmentsOf(entry.sealed);

@@ -7,13 +7,14 @@ import { isCalendarDay } from '../validation';
 import { isValidTimeZone } from '../zones';
 import { dayIn, isoInstant } from './dates';
 import { importedText } from './text';
-import type { ImportedEntry, ImportedPhoto, LeftOut } from './types';
+import type { ImportedAudio, ImportedEntry, ImportedPhoto, LeftOut } from './types';
 
 // Day One's JSON export (Journal.json, alone or in the ZIP): {metadata: {version}, entries: [{uuid,
 // creationDate, modifiedDate, timeZone, text, tags, starred, photos: [{identifier, md5, type,
-// orderInEntry…}], videos, audios, pdfAttachments, location, weather…}]}. In the ZIP the files are
-// photos/MD5.TYPE, videos/MD5.TYPE, audios/MD5.FORMAT and pdfs/MD5.pdf. Our own ZIP export is this
-// format too, each entry adding `jotline` (its id, day, source and exact times), so it comes back whole.
+// orderInEntry…}], videos, audios: [{identifier, md5, format, duration, date, transcription…}],
+// pdfAttachments, location, weather…}]}. In the ZIP the files are photos/MD5.TYPE, videos/MD5.TYPE,
+// audios/MD5.FORMAT and pdfs/MD5.pdf. Our own ZIP export is this format too, each entry adding
+// `jotline` (its id, day, source and exact times), so it comes back whole.
 
 // Photos and videos name their file type `type`, audio recordings `format`.
 const attachment = z.object({
@@ -24,6 +25,9 @@ const attachment = z.object({
   /** The name the file had when it was added. */
   filename: z.string().optional(),
   orderInEntry: z.number().optional(),
+  // A recording's: when it was recorded, and its transcript. Anything else there is passed over.
+  date: z.unknown().optional(),
+  transcription: z.unknown().optional(),
 });
 
 const dayOneEntry = z.object({
@@ -87,19 +91,20 @@ function uuidFromHex(hex: string): string | null {
   return /^[0-9a-f]{32}$/.test(h) ? `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}` : null;
 }
 
-const LEFT_OUT: Array<{ key: 'videos' | 'audios' | 'pdfAttachments'; reason: ImportReason }> = [
+type AttachmentKey = 'videos' | 'audios' | 'pdfAttachments';
+
+const LEFT_OUT: Array<{ key: Exclude<AttachmentKey, 'audios'>; reason: ImportReason }> = [
   { key: 'videos', reason: 'video' },
-  { key: 'audios', reason: 'audio' },
   { key: 'pdfAttachments', reason: 'pdf' },
 ];
 
-const FOLDERS: Record<(typeof LEFT_OUT)[number]['key'], string> = { videos: 'videos', audios: 'audios', pdfAttachments: 'pdfs' };
+const FOLDERS: Record<AttachmentKey, string> = { videos: 'videos', audios: 'audios', pdfAttachments: 'pdfs' };
 
 /**
- * A left-out file as the user knows it: its name in the ZIP when it is there, else its md5 and
- * extension. Day One records a recording's codec (format "aac") and stores it as .m4a.
+ * A video, recording or PDF as the user knows it: its name in the ZIP when it is there, else its
+ * md5 and extension. Day One records a recording's codec (format "aac") and stores it as .m4a.
  */
-function leftOutName(key: (typeof LEFT_OUT)[number]['key'], file: z.infer<typeof attachment>, files: ArchiveFiles): string {
+function attachmentName(key: AttachmentKey, file: z.infer<typeof attachment>, files: ArchiveFiles): string {
   const inArchive = file.md5 && files ? files.get(fileKey(FOLDERS[key], file.md5)) : undefined;
   if (inArchive) return inArchive.slice(inArchive.lastIndexOf('/') + 1);
   const extension = file.type ?? (file.format?.toLowerCase() === 'aac' ? 'm4a' : file.format) ?? '';
@@ -126,6 +131,34 @@ function photosOf(entry: DayOneEntry, files: ArchiveFiles, leftOut: LeftOut[]): 
   return photos;
 }
 
+/**
+ * The entry's voice recordings, in their order in the entry; those named but missing from the ZIP
+ * are counted. A transcript the entry's text already holds (our own export writes it there as well)
+ * is marked so, to be kept on the recording without being added to the text again.
+ */
+function audiosOf(entry: DayOneEntry, content: string, files: ArchiveFiles, leftOut: LeftOut[]): ImportedAudio[] {
+  const audios: ImportedAudio[] = [];
+  for (const audio of [...(entry.audios ?? [])].sort((a, b) => (a.orderInEntry ?? 0) - (b.orderInEntry ?? 0))) {
+    const fileName = attachmentName('audios', audio, files);
+    const path = audio.md5 && files ? files.get(fileKey('audios', audio.md5)) : undefined;
+    if (files && !path) {
+      leftOut.push({ reason: 'audio_missing', example: fileName });
+      continue;
+    }
+    const transcript = typeof audio.transcription === 'string' ? normalizeEntryText(audio.transcription) : null;
+    audios.push({
+      path: path ?? null,
+      fileName,
+      sourceKey: `import:${entry.uuid}:${audio.identifier ?? audio.md5 ?? fileName}`,
+      originalId: entry.jotline && audio.identifier ? (uuidFromHex(audio.identifier) ?? undefined) : undefined,
+      transcript,
+      transcriptInText: !!transcript && content.includes(transcript),
+      recordedAt: typeof audio.date === 'string' ? isoInstant(audio.date) : null,
+    });
+  }
+  return audios;
+}
+
 function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, files: ArchiveFiles): ImportedEntry {
   const created = isoInstant(entry.creationDate);
   if (!created) throw refuseFile(messages.importer.badEntry(index + 1, `"${entry.creationDate.slice(0, 40)}" is not a date`));
@@ -133,7 +166,7 @@ function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, file
   const { title, content } = dayOneText(entry.text ?? '');
   const leftOut: LeftOut[] = [];
   for (const { key, reason } of LEFT_OUT) {
-    for (const file of entry[key] ?? []) leftOut.push({ reason, example: leftOutName(key, file, files) });
+    for (const file of entry[key] ?? []) leftOut.push({ reason, example: attachmentName(key, file, files) });
   }
   // Starred entries carry the tag "starred" (and go back out as starred).
   const tags = [...(entry.tags ?? []), ...(entry.starred ? ['starred'] : [])];
@@ -147,6 +180,7 @@ function readEntry(entry: DayOneEntry, index: number, fallbackZone: string, file
     timeZone,
     source: own?.source ?? 'web',
     photos: photosOf(entry, files, leftOut),
+    audios: audiosOf(entry, content, files, leftOut),
     leftOut,
     originalId: own?.id,
   };

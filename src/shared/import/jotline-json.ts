@@ -52,6 +52,7 @@ export function parseJotline(json: unknown, fallbackZone: string): ImportedEntry
       timeZone: entry.time_zone && isValidTimeZone(entry.time_zone) ? entry.time_zone : exportZone,
       source: entry.source,
       photos: [],
+      audios: [],
       leftOut: (entry.photos ?? []).map((p) => ({ reason: 'photo_not_in_file' as const, example: p.file_name ?? 'photo' })),
     };
   });

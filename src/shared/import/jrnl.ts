@@ -71,6 +71,7 @@ export function jrnlEntry(at: WallClock, parts: { title: string; body: string; t
     timeZone,
     source: 'web',
     photos: [],
+    audios: [],
     leftOut: [],
   };
 }

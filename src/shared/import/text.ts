@@ -62,9 +62,10 @@ export function splitLongEntry(entry: ImportedEntry, max = ENTRY_CONTENT_MAX): I
     // Room for the " (2/3)" within the title limit.
     title: messages.importer.partTitle(entry.title?.slice(0, ENTRY_TITLE_MAX - 12).trim() || null, i + 1, pieces.length),
     content,
-    // A millisecond apart, so the pieces keep their order; photos stay with the first.
+    // A millisecond apart, so the pieces keep their order; photos and recordings stay with the first.
     createdAt: new Date(created + i).toISOString(),
     photos: i === 0 ? entry.photos : [],
+    audios: i === 0 ? entry.audios : [],
     leftOut: i === 0 ? entry.leftOut : [],
     originalId: i === 0 ? entry.originalId : undefined,
   }));

@@ -12,6 +12,27 @@ export interface ImportedPhoto {
   originalId?: string;
 }
 
+/**
+ * A voice recording an import file names for an entry (Day One's `audios`); its bytes are read only
+ * when it is added, one at a time.
+ */
+export interface ImportedAudio {
+  /** Where the file sits in the ZIP ('audios/MD5.m4a'); null when the file does not hold it (a Journal.json alone). */
+  path: string | null;
+  /** How the summary names it: its name in the ZIP, or its md5 and format. */
+  fileName: string;
+  /** Where it came from ('import:UUID:IDENTIFIER'): the recording is added once, however often the file is imported. */
+  sourceKey: string;
+  /** Our own export: the id the recording had, so importing back into the same journal adds nothing. */
+  originalId?: string;
+  /** Its transcript (Day One's `transcription`); null when it has none, and is to be transcribed. */
+  transcript: string | null;
+  /** The entry's text holds the transcript already (our own export writes it there too): not added again. */
+  transcriptInText: boolean;
+  /** When it was recorded (ISO-8601), when the file says. */
+  recordedAt: string | null;
+}
+
 /** Something of an entry the journal cannot keep (a video, a photo missing from the ZIP…). */
 export interface LeftOut {
   reason: ImportReason;
@@ -38,6 +59,7 @@ export interface ImportedEntry {
   timeZone: string;
   source: EntrySource;
   photos: ImportedPhoto[];
+  audios: ImportedAudio[];
   leftOut: LeftOut[];
   /** Our own export: the id the entry had, so re-importing into the same journal adds nothing. */
   originalId?: string;

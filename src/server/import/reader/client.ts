@@ -10,8 +10,8 @@ import type { FromReader, ToReader } from './messages';
 export interface ImportReader {
   opened(): Promise<{ format: ImportFormat; total: number }>;
   next(): Promise<{ entries: ImportedEntry[]; done: boolean }>;
-  /** Unpacked files by path; null for one that could not be unpacked, 'too-large' past a photo's limit. */
-  files(paths: string[]): Promise<Map<string, Buffer | null | 'too-large'>>;
+  /** Unpacked files by path; null for one that could not be unpacked, 'too-large' past `maxBytes`. */
+  files(paths: string[], maxBytes: number): Promise<Map<string, Buffer | null | 'too-large'>>;
   close(): Promise<void>;
 }
 
@@ -76,8 +76,8 @@ export function startReader(ctx: AppContext, ref: UploadRef, start: { size: numb
       const { entries, done } = await ask('batch', { type: 'next' });
       return { entries, done };
     },
-    files: async (paths) => {
-      const { files } = await ask('files', { type: 'files', paths });
+    files: async (paths, maxBytes) => {
+      const { files } = await ask('files', { type: 'files', paths, maxBytes });
       return new Map(files.map((f) => [f.path, f.tooLarge ? 'too-large' : f.bytes && Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength)]));
     },
     close: async () => {

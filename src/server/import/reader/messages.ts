@@ -18,13 +18,14 @@ export type ToReader =
   | StartReading
   | { type: 'part'; index: number; bytes: Uint8Array | null }
   | { type: 'next' }
-  | { type: 'files'; paths: string[] };
+  /** Files of the ZIP (photos, recordings); one past `maxBytes` is not unpacked. */
+  | { type: 'files'; paths: string[]; maxBytes: number };
 
 export type FromReader =
   | { type: 'part'; index: number }
   | { type: 'opened'; format: ImportFormat; total: number }
   | { type: 'batch'; entries: ImportedEntry[]; done: boolean }
-  /** A file's bytes; null when it could not be unpacked, or was larger than a photo may be. */
+  /** A file's bytes; null when it could not be unpacked, or was larger than asked for (`tooLarge`). */
   | { type: 'files'; files: Array<{ path: string; bytes: Uint8Array | null; tooLarge?: boolean }> }
   /** `userFacing`: the message tells the user what is wrong with the file. */
   | { type: 'failed'; message: string; userFacing: boolean };

@@ -1,5 +1,4 @@
 import { parentPort } from 'node:worker_threads';
-import { PHOTO_MAX_BYTES } from '../../../shared/journal-rules';
 import { AppError } from '../../errors';
 import { readImport, type ImportReading } from '../parse';
 import type { ImportedEntry } from '../../../shared/import/types';
@@ -7,11 +6,12 @@ import type { ByteSource } from '../zip';
 import type { FromReader, StartReading, ToReader } from './messages';
 
 // Runs inside a worker thread: reads and parses an import file off the server's event loop, then
-// hands its entries over a batch at a time, and the photos a batch needs when asked.
+// hands its entries over a batch at a time, and the photos and recordings a batch needs when asked.
 
-/** A batch ends at this many entries, or at this many photos to unpack. */
+/** A batch ends at this many entries, or at this many photos, or recordings, to unpack. */
 const BATCH_ENTRIES = 100;
 const BATCH_PHOTOS = 20;
+const BATCH_AUDIOS = 20;
 /** Parts of the upload kept at hand (a ZIP is read in jumps: its directory, then file by file). */
 const PARTS_KEPT = 4;
 
@@ -70,23 +70,25 @@ function fail(error: unknown): void {
 function nextBatch(): void {
   const entries: ImportedEntry[] = [];
   let photos = 0;
-  while (waiting.length && entries.length < BATCH_ENTRIES && photos < BATCH_PHOTOS) {
+  let audios = 0;
+  while (waiting.length && entries.length < BATCH_ENTRIES && photos < BATCH_PHOTOS && audios < BATCH_AUDIOS) {
     const entry = waiting.shift()!;
     photos += entry.photos.filter((p) => p.path).length;
+    audios += entry.audios.filter((a) => a.path).length;
     entries.push(entry);
   }
   send({ type: 'batch', entries, done: waiting.length === 0 });
 }
 
-async function sendFiles(paths: string[]): Promise<void> {
+async function sendFiles(paths: string[], maxBytes: number): Promise<void> {
   const { readFile, fileSize } = await reading!;
   const files: Array<{ path: string; bytes: Uint8Array | null; tooLarge?: boolean }> = [];
   for (const path of paths) {
-    if (fileSize(path) > PHOTO_MAX_BYTES) {
+    if (fileSize(path) > maxBytes) {
       files.push({ path, bytes: null, tooLarge: true });
       continue;
     }
-    // A photo that cannot be unpacked is counted by the server, not a reason to stop.
+    // A file that cannot be unpacked is counted by the server, not a reason to stop.
     const bytes = await readFile(path).catch(() => null);
     files.push({ path, bytes: bytes && new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) });
   }
@@ -110,6 +112,6 @@ port.on('message', (message: ToReader) => {
   } else if (message.type === 'next') {
     nextBatch();
   } else {
-    sendFiles(message.paths).catch(fail);
+    sendFiles(message.paths, message.maxBytes).catch(fail);
   }
 });

@@ -120,6 +120,8 @@ describe('Settings → Import', () => {
         { reason: 'already_imported', count: 4, examples: ['2024-03-01 “Called mom.”', '2024-03-02 “Rain.”', '2024-03-03 “Tea.”'] },
         { reason: 'empty', count: 2, examples: [] },
         { reason: 'photo_missing', count: 2, examples: ['d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)'] },
+        { reason: 'audio_missing', count: 2, examples: ['7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a (2024-03-04)', '8c3d4e5f60718293a4b5c6d7e8f90a1b.m4a (2024-03-05)'] },
+        { reason: 'audio_unreadable', count: 1, examples: ['9d4e5f60718293a4b5c6d7e8f90a1b2c.m4a (2024-03-06)'] },
       ],
     });
     const statuses = [progress({ imported: 40 }), final];
@@ -157,6 +159,9 @@ describe('Settings → Import', () => {
     expect(status).toHaveTextContent('2 entries have no text and no photos');
     expect(status).toHaveTextContent('2 photos named in the file are missing from the ZIP');
     expect(status).toHaveTextContent('d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)');
+    expect(status).toHaveTextContent('2 voice recordings were not in the ZIP file');
+    expect(status).toHaveTextContent('7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a (2024-03-04) · 8c3d4e5f60718293a4b5c6d7e8f90a1b.m4a (2024-03-05)');
+    expect(status).toHaveTextContent('1 voice recording is not audio we can play, so it was left out');
     expect(within(status).getByRole('link', { name: messages.importer.openJournal })).toHaveAttribute('href', '/journal');
     expect(card.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(sessionStorage.getItem('jotline.import')).toBeNull();

@@ -145,6 +145,8 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
     }
     for (const item of entry.leftOut) leave(item.reason, `${item.example} (${entry.entryDate})`);
     for (const photo of entry.photos.filter((p) => !p.path)) leave('photo_not_in_file', `${photo.fileName} (${entry.entryDate})`);
+    // Voice recordings are the server's to decode and keep: a Vault journal's import leaves them out.
+    for (const audio of entry.audios) leave('audio', `${audio.fileName} (${entry.entryDate})`);
     // Imported before the Vault was on: not sent at all (the server would not know it).
     if (cameBefore(entry.origin)) {
       leave('already_imported', entryExample(entry));
