@@ -29,7 +29,7 @@ import * as sessionProofs from './2026-11-28-0200-session-proofs';
 import * as secondFactors from './2026-11-28-0100-second-factors';
 import * as voiceRecordings from './2026-11-29-0100-voice-recordings';
 import * as voiceCalls from './2026-11-29-0110-voice-calls';
-import * as importAudios from './2026-11-30-0100-import-audios';
+import * as importAudios from './2026-11-29-0200-import-audios';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -63,5 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0200-session-proofs': sessionProofs,
   '2026-11-29-0100-voice-recordings': voiceRecordings,
   '2026-11-29-0110-voice-calls': voiceCalls,
-  '2026-11-30-0100-import-audios': importAudios,
+  '2026-11-29-0200-import-audios': importAudios,
 };
