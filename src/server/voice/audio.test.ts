@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { voiceMessages } from '../../shared/voice-messages';
 import { AppError } from '../errors';
-import { testAudio, type TestAudioKind } from '../test/audio';
+import { amrNb, testAudio, type TestAudioKind } from '../test/audio';
 import { testImage } from '../test/journal';
 import { decoderWarning, decodeToWav16k, findDecoders, probeAudio } from './audio';
 
@@ -28,6 +28,8 @@ describe('probing audio', () => {
     ['mp3', 'audio/mpeg'],
     ['webm', 'audio/webm'],
     ['3gp', 'audio/3gpp'],
+    ['amr', 'audio/amr'],
+    ['3gp-amr', 'audio/3gpp'],
   ];
 
   it.each(kinds)('takes %s as %s, with its length from the container', async (kind, mimeType) => {
@@ -42,6 +44,24 @@ describe('probing audio', () => {
     const notes = await Promise.all(lengths.map((seconds) => testAudio('wav-mulaw', seconds)));
     const probed = await Promise.all(notes.map((bytes) => probeAudio(bytes, 300)));
     expect(probed.map((p) => Math.round(p.durationSeconds))).toEqual(lengths);
+  });
+
+  it('counts a phone memo in AMR by its frames, the pauses of comfort noise included', async () => {
+    // 2 s of speech, then 3 s of the comfort-noise frames a phone sends while its owner is quiet.
+    const memo = amrNb(5, 2);
+    expect((await probeAudio(memo, 300)).durationSeconds).toBe(5);
+    // What the file alone would say: no length (ffprobe can only guess one from a file's size and
+    // bitrate), and decoding drops the pause.
+    const stated = spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', '-i', 'pipe:0'], { input: memo });
+    expect(stated.stdout.toString().trim()).toBe('N/A');
+    const wav = await decodeToWav16k(memo);
+    expect(wav.length).toBeLessThan(16_000 * 2 * 3);
+    expect(wav.length).toBeGreaterThan(16_000 * 2 * 1.9);
+    // In 3GP, as an Android phone sends it, the container states the whole length.
+    const probed = await probeAudio(await testAudio('3gp-amr', 4), 300);
+    expect(probed).toEqual({ mimeType: 'audio/3gpp', durationSeconds: 4 });
+    // A note longer than the limit is refused by its frames too.
+    expect((await refusal(amrNb(301, 1), 300)).message).toBe('Voice notes can be up to 5 minutes.');
   });
 
   it('measures a browser recording whose container has no length by decoding it', async () => {
@@ -73,8 +93,8 @@ describe('probing audio', () => {
     expect(large.message).toBe(voiceMessages.errors.tooLarge);
   });
 
-  it('decodes phone audio to 16 kHz mono WAV for transcription', async () => {
-    const wav = await decodeToWav16k(await testAudio('3gp', 2));
+  it.each(['3gp', 'amr', '3gp-amr'] as const)('decodes phone audio (%s) to 16 kHz mono WAV for transcription', async (kind) => {
+    const wav = await decodeToWav16k(await testAudio(kind, 2));
     expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(wav.subarray(8, 12).toString('latin1')).toBe('WAVE');
     // fmt chunk: channels at 22, sample rate at 24.

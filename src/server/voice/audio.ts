@@ -122,6 +122,30 @@ function mimeTypeOf(probe: ProbeOutput): string | null {
   return null;
 }
 
+/** Speech bytes after each frame's header, by frame type, in AMR's storage format (RFC 4867 §5.3). */
+const AMR_FRAME_BYTES = {
+  nb: [12, 13, 15, 17, 19, 20, 26, 31, 5, 0, 0, 0, 0, 0, 0, 0],
+  wb: [17, 23, 32, 36, 40, 46, 50, 58, 60, 5, 0, 0, 0, 0, 0, 0],
+};
+
+/**
+ * The length of a raw AMR file (.amr, AMR-NB or AMR-WB) by its frames, 20 ms each, silent ones
+ * included: the file states none (ffprobe guesses from the bitrate), and decoding drops the
+ * comfort-noise frames phones write in pauses, so neither tells how long the person talked. Null
+ * when the bytes are not such a file.
+ */
+export function amrSeconds(bytes: Buffer): number | null {
+  const kind = bytes.toString('latin1', 0, 9) === '#!AMR-WB\n' ? 'wb' : bytes.toString('latin1', 0, 6) === '#!AMR\n' ? 'nb' : null;
+  if (!kind) return null;
+  let offset = kind === 'wb' ? 9 : 6;
+  let frames = 0;
+  while (offset < bytes.length) {
+    offset += 1 + AMR_FRAME_BYTES[kind][(bytes[offset]! >> 3) & 0x0f]!;
+    frames++;
+  }
+  return frames ? frames * 0.02 : null;
+}
+
 /** A length ffprobe printed: a finite number of seconds, or null ("N/A", absent). */
 function seconds(value: string | undefined): number | null {
   if (value === undefined) return null;
@@ -168,7 +192,7 @@ export async function probeAudio(bytes: Buffer, maxSeconds: number): Promise<Pro
   if (audio.length === 0 || video.length > 0) throw notAudio();
   const mimeType = mimeTypeOf(probe);
   if (!mimeType) throw notAudio();
-  let duration = seconds(probe.format?.duration) ?? Math.max(0, ...audio.map((s) => seconds(s.duration) ?? 0));
+  let duration = (mimeType === 'audio/amr' ? amrSeconds(bytes) : null) ?? seconds(probe.format?.duration) ?? Math.max(0, ...audio.map((s) => seconds(s.duration) ?? 0));
   if (!duration) duration = await decodedSeconds(bytes);
   if (!duration) throw notAudio();
   if (duration > maxSeconds + LENGTH_SLACK_SECONDS) throw invalidInput(voiceMessages.errors.tooLong(maxSeconds));

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAudio } from '../test/audio';
+import { amrNb, testAudio } from '../test/audio';
 import { bearer, buildUser, signIn } from '../test/factories';
 import { testImage } from '../test/journal';
 import { buildSmsTestApp, inboundRow, journalOf, startFakeTwilio, textJournal, type FakeTwilio, type SmsTestApp, withTwilioApp } from '../test/sms';
@@ -22,6 +22,8 @@ async function startMediaHost(): Promise<MediaHost> {
   const files: Record<string, { bytes: Buffer; type: string }> = {
     '/note.3gp': { bytes: await testAudio('3gp', 2), type: 'audio/3gpp' },
     '/note.m4a': { bytes: await testAudio('m4a', 3), type: 'audio/mp4' },
+    // An Android phone's memo: AMR-NB, 1.5 s of talk and then a pause of comfort noise.
+    '/note.amr': { bytes: amrNb(4, 1.5), type: 'audio/amr' },
     '/movie.3gp': { bytes: await testAudio('3gp-video', 2), type: 'video/3gpp' },
     '/photo.png': { bytes: await testImage('png'), type: 'image/png' },
   };
@@ -76,6 +78,13 @@ describe('voice notes by MMS', () => {
     expect(row).toMatchObject({ processed: 1, kind: 'journal', entry_id: entry!.id });
     const rows = await t.ctx.db.selectFrom('journal_recordings').select(['source_key', 'origin']).where('user_id', '=', user.id).execute();
     expect(rows).toEqual([{ source_key: `mms:${sid}:0`, origin: 'mms' }]);
+  });
+
+  it("takes an Android phone's AMR memo, pause and all", async () => {
+    const user = await buildUser(t);
+    await textJournal(t, user.phone, 'Said it instead', mms([[host.url('/note.amr'), 'audio/amr']]));
+    const [entry] = await journalOf(t, user.id);
+    expect(entry!.recordings!.map((r) => [r.mime_type, r.duration_seconds])).toEqual([['audio/amr', 4]]);
   });
 
   it('takes a voice note alone, leaves out a 3GP with video, and adds nothing when the text is delivered again', async () => {
