@@ -25,9 +25,9 @@ export async function transcribe(ctx: AppContext, audio: Buffer, recordingId: st
 }
 
 /**
- * One try at a transcript in memory, bounded by the timeout: for a vault user's audio, which is
- * sealed as it arrives and can never be read by the server again. Null when nothing transcribes or
- * on any failure (logged by its kind only); the recording is then kept "not transcribed".
+ * One try at a transcript in memory, bounded (transcriptionTryMs): for a vault user's audio, which
+ * is sealed as it arrives and can never be read by the server again. Null when nothing transcribes
+ * or on any failure (logged by its kind only); the recording is then kept "not transcribed".
  */
 export async function transcribeOnce(ctx: AppContext, audio: Buffer): Promise<string | null> {
   if (!ctx.config.voice.transcribes) return null;
