@@ -14,8 +14,9 @@ import { LocalWhisper, localWhisperProblem, useLocalWhisper, type WhisperDecodin
 
 // WHISPER_MODEL end to end: a voice note added to a journal is transcribed by the job with the real
 // engine (a model file the test writes: tiny.en's shapes, random weights, a few tokens decoded), a
-// vault user's in memory as it arrives; with a file that is not a model, no note is lost.
-const QUICK: WhisperDecoding = { maxTokens: 4, singleSegment: true, audioCtx: 256 };
+// vault user's in memory as it arrives; with a file that is not a model, no note is lost. The engine
+// runs at the tests' own priority (see local.test.ts).
+const QUICK: WhisperDecoding = { maxTokens: 4, singleSegment: true, audioCtx: 256, priority: 0 };
 
 async function recordingRow(t: TranscriptionTestApp, id: string) {
   return t.ctx.db.selectFrom('journal_recordings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
-import { copyFileSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAudio } from '../../test/audio';
@@ -11,8 +11,9 @@ import { engineProblemMessage, LocalWhisper, type WhisperDecoding, type WhisperS
 // process, loading a model file the test writes itself (tiny.en's shapes, seeded random weights: no
 // package ships real ones) and transcribing phone audio ffmpeg decodes. Random weights say nothing
 // worth reading, so the tests check that the pipeline runs, not the words; they decode a few tokens
-// of a 5 s window so that each transcription takes a moment.
-const QUICK: WhisperDecoding = { maxTokens: 4, singleSegment: true, audioCtx: 256 };
+// of a 5 s window so that each transcription takes a moment, at the tests' own priority (behind the
+// server's, as it runs in production, the suite's other files would starve it).
+const QUICK: WhisperDecoding = { maxTokens: 4, singleSegment: true, audioCtx: 256, priority: 0 };
 
 function alive(pid: number): boolean {
   try {
@@ -31,8 +32,8 @@ async function until(done: () => boolean): Promise<void> {
 describe('Whisper on this server', () => {
   let model: string;
   let samples: Buffer;
-  /** Two minutes of a tone: four 30 s windows, seconds of work decoded as Whisper decodes by default. */
-  let twoMinutes: Buffer;
+  /** Five minutes of a tone, the longest note: ten 30 s windows, seconds of work however decoded. */
+  let fiveMinutes: Buffer;
   let dir: string;
   const engines: LocalWhisper[] = [];
   const engine = (settings: Partial<WhisperSettings> = {}, decoding: WhisperDecoding = QUICK) => {
@@ -44,7 +45,7 @@ describe('Whisper on this server', () => {
     model = await randomTestModel();
     // A call's recording as Twilio sends it (8 kHz μ-law WAV), decoded as the job decodes it.
     samples = await decodeToF32le16k(await testAudio('wav-mulaw', 3));
-    twoMinutes = Buffer.from(new Float32Array(120 * 16_000).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / 16_000)).buffer);
+    fiveMinutes = Buffer.from(new Float32Array(300 * 16_000).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / 16_000)).buffer);
     dir = mkdtempSync(join(tmpdir(), 'jotline-whisper-'));
   }, 60_000);
   afterAll(() => {
@@ -120,12 +121,12 @@ describe('Whisper on this server', () => {
   }, 60_000);
 
   it('treats an engine that dies mid-work as a try to make again, and starts another for the next', async () => {
-    const whisper = engine({}, {});
+    const whisper = engine();
     expect(await whisper.load()).toBeNull();
     const pid = whisper.pid!;
-    const working = whisper.transcribe(twoMinutes);
+    const working = whisper.transcribe(fiveMinutes);
     // The engine is killed in the midst of its work, as a fault in its native code would end it.
-    setTimeout(() => process.kill(pid, 'SIGKILL'), 200);
+    setTimeout(() => process.kill(pid, 'SIGKILL'), 100);
     expect(await working).toEqual({ kind: 'retry', reason: 'engine stopped' });
     expect(whisper.lastExit).toMatchObject({ signal: 'SIGKILL' });
     expect(whisper.pid).toBeNull();
@@ -139,7 +140,9 @@ describe('Whisper on this server', () => {
     const whisper = engine({ timeoutMs: 100 }, {});
     expect(await whisper.load()).toBeNull();
     const pid = whisper.pid!;
-    expect(await whisper.transcribe(twoMinutes)).toEqual({ kind: 'retry', reason: 'timed out' });
+    // As in production: behind the server.
+    expect(getPriority(pid)).toBe(Math.min(19, getPriority() + 10));
+    expect(await whisper.transcribe(fiveMinutes)).toEqual({ kind: 'retry', reason: 'timed out' });
     // Killed: its CPU is not spent on a try given up.
     expect(whisper.pid).toBeNull();
     await until(() => !alive(pid));

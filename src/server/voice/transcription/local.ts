@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, getPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
@@ -18,7 +18,7 @@ import { transcriptionLog } from './log';
 
 export type WhisperSettings = NonNullable<Config['whisper']>;
 
-/** How the engine decodes; the defaults are Whisper's own. */
+/** How the engine decodes (the defaults are Whisper's own) and how it shares the cores. */
 export interface WhisperDecoding {
   /** Tokens per 30 s window at most (0: no limit). */
   maxTokens?: number;
@@ -28,6 +28,8 @@ export interface WhisperDecoding {
   audioCtx?: number;
   /** Threads the engine computes with (default: the cores, at most 4). */
   threads?: number;
+  /** The engine's nice value (default: the server's plus 10, so that its requests come first). */
+  priority?: number;
 }
 
 /** Why the engine has no model loaded. */
@@ -73,7 +75,7 @@ export class LocalWhisper {
 
   constructor(settings: WhisperSettings, decoding: WhisperDecoding = {}) {
     this.#settings = settings;
-    this.#decoding = { maxTokens: 0, singleSegment: false, audioCtx: 0, threads: Math.max(1, Math.min(4, availableParallelism())), ...decoding };
+    this.#decoding = { maxTokens: 0, singleSegment: false, audioCtx: 0, threads: Math.max(1, Math.min(4, availableParallelism())), priority: Math.min(19, getPriority() + 10), ...decoding };
   }
 
   /** The engine's process id while it runs. */

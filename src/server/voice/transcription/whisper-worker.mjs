@@ -5,7 +5,7 @@
 // native code aborts the whole process. Plain JavaScript, so that plain Node runs it wherever the
 // server runs (from its TypeScript through tsx, or under the tests) without a loader.
 //
-// Messages in:  { type: 'load', modelPath, language, threads, maxTokens, singleSegment, audioCtx }
+// Messages in:  { type: 'load', modelPath, language, threads, maxTokens, singleSegment, audioCtx, priority }
 //               { type: 'transcribe', id, samples (bytes of float32 samples) }
 // Messages out: { type: 'ready', multilingual }
 //               { type: 'load-failed', kind: 'missing' | 'invalid' | 'unavailable' | 'language', detail }
@@ -22,14 +22,6 @@ const GGML_MAGIC = 0x67676d6c;
 const MULTILINGUAL_VOCAB = 51865;
 /** Whisper takes no less than a second; a shorter note is padded with silence. */
 const MIN_SAMPLES = 16_000 + 1_600;
-
-// Behind the server: its requests come first when both want the cores. Threads the engine starts
-// later take this priority with them.
-try {
-  setPriority(10);
-} catch {
-  // Not allowed here: the engine runs at the server's priority.
-}
 
 /** @type {{ whisper: any, params: any } | null} */
 let engine = null;
@@ -75,7 +67,14 @@ function headerProblem(path) {
   }
 }
 
-function load({ modelPath, language, threads, maxTokens, singleSegment, audioCtx }) {
+function load({ modelPath, language, threads, maxTokens, singleSegment, audioCtx, priority }) {
+  // Behind the server (its nice plus 10 by default): its requests come first when both want the cores. The
+  // threads the engine starts as it works take this priority with them.
+  try {
+    setPriority(priority);
+  } catch {
+    // Not allowed here: the engine runs at the server's priority.
+  }
   try {
     if (!statSync(modelPath).isFile()) return send({ type: 'load-failed', kind: 'invalid', detail: 'it is not a file' });
   } catch {
