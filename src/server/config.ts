@@ -103,10 +103,12 @@ const envSchema = z.object({
   TRANSCRIBE_API_KEY: z.string().optional(),
   /** The model the transcription API is asked for. */
   TRANSCRIBE_MODEL: z.string().min(1).default('whisper-1'),
-  /** The spoken language (ISO 639-1, e.g. en); unset, the service detects it. */
+  /** The spoken language (ISO 639-1, e.g. en); unset, the service (or Whisper on this server) detects it. */
   TRANSCRIBE_LANGUAGE: z.string().regex(/^[a-z]{2,3}$/, 'must be a language code such as en or de').optional(),
-  /** How long one transcription request may take, answer included, before it is retried. */
+  /** How long one transcription may take (a request, answer included; on this server, its work) before it is retried. */
   TRANSCRIBE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /** A Whisper model file (ggml, from whisper.cpp): voice notes are transcribed on this server, the audio never leaves it. */
+  WHISPER_MODEL: z.string().min(1).optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -158,6 +160,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required in production');
   }
   if (e.MASTER_KEY_PREVIOUS && !e.MASTER_KEY) problems.push('MASTER_KEY_PREVIOUS: set only beside MASTER_KEY (the new key)');
+  if (e.WHISPER_MODEL && e.TRANSCRIBE_URL) {
+    problems.push('WHISPER_MODEL: set either WHISPER_MODEL (transcribe on this server) or TRANSCRIBE_URL (a transcription service), not both');
+  }
   if (problems.length) throw new ConfigError(problems);
   return toConfig(e);
 }
@@ -189,8 +194,8 @@ function toConfig(e: z.infer<typeof envSchema>) {
     verificationTextsPerHour: e.SMS_VERIFICATION_HOURLY_MAX,
     voice: {
       maxSeconds: e.VOICE_MAX_SECONDS,
-      /** Whether voice notes are transcribed (TRANSCRIBE_URL is set); without, they are kept untranscribed. */
-      transcribes: Boolean(e.TRANSCRIBE_URL),
+      /** Whether voice notes are transcribed (TRANSCRIBE_URL or WHISPER_MODEL is set); without, they are kept untranscribed. */
+      transcribes: Boolean(e.TRANSCRIBE_URL || e.WHISPER_MODEL),
     },
     /** The OpenAI-compatible transcription API (voice/transcription/client.ts); null without TRANSCRIBE_URL. */
     transcription: e.TRANSCRIBE_URL
@@ -198,6 +203,17 @@ function toConfig(e: z.infer<typeof envSchema>) {
           url: e.TRANSCRIBE_URL.replace(/\/+$/, ''),
           apiKey: e.TRANSCRIBE_API_KEY,
           model: e.TRANSCRIBE_MODEL,
+          language: e.TRANSCRIBE_LANGUAGE,
+          timeoutMs: e.TRANSCRIBE_TIMEOUT_SECONDS * 1000,
+        }
+      : null,
+    /**
+     * Whisper on this server (voice/transcription/local.ts); null without WHISPER_MODEL. The engine's
+     * work on one recording is bounded by TRANSCRIBE_TIMEOUT_SECONDS.
+     */
+    whisper: e.WHISPER_MODEL
+      ? {
+          modelPath: resolve(e.WHISPER_MODEL),
           language: e.TRANSCRIBE_LANGUAGE,
           timeoutMs: e.TRANSCRIBE_TIMEOUT_SECONDS * 1000,
         }

@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { releaseUnfinishedSends } from './sms/sends-in-flight';
 import { decoderWarning, findDecoders } from './voice/audio';
+import { localWhisperProblem } from './voice/transcription/local';
 
 /** How long in-flight requests, jobs and sends get to finish after SIGTERM (container runtimes wait 30 s). */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -47,6 +48,10 @@ export async function serve(config: Config): Promise<void> {
   // made on http://127.0.0.1 is not one on http://localhost.
   await app.listen({ port: config.port, host: config.host, listenTextResolver: () => `Jotline is up at ${config.publicUrl}` });
   // Voice notes are probed and decoded by ffprobe and ffmpeg: say so at once when either is missing.
-  const decoders = decoderWarning(await findDecoders(), config.voice.transcribes);
+  // With WHISPER_MODEL the model is loaded now (in the engine's own process), and a file that is
+  // missing or not a model is said at once too.
+  const [found, whisper] = await Promise.all([findDecoders(), localWhisperProblem(app.ctx)]);
+  const decoders = decoderWarning(found, config.voice.transcribes);
   if (decoders) app.log.error(decoders);
+  if (whisper) app.log.error(whisper);
 }

@@ -7,6 +7,7 @@ import { serve } from '../main';
 import { backupCommand } from './backup';
 import { keysCommand } from './keys';
 import { reminderTickCommand } from './reminders';
+import { voiceCommand } from './voice';
 
 const usage = `Usage: jotline <command>
 
@@ -20,7 +21,11 @@ const usage = `Usage: jotline <command>
   backup FILE                copy the SQLite database to FILE while the service runs
                              (on PostgreSQL, prints the pg_dump recipe)
   keys rotate                reseal every entry, photo and stored text from MASTER_KEY_PREVIOUS
-                             under MASTER_KEY while the service runs; run again to resume`;
+                             under MASTER_KEY while the service runs; run again to resume
+  voice model fetch [tiny.en|base.en]
+                             download a Whisper model (default tiny.en) into DATA_DIR/models,
+                             check its SHA-1, and print the WHISPER_MODEL line to set
+                             (--to DIR: another folder)`;
 
 async function setAdmin(email: string, isAdmin: boolean): Promise<void> {
   const config = loadConfig();
@@ -81,6 +86,8 @@ async function main(argv: string[]): Promise<void> {
       return backupCommand(rest);
     case 'keys':
       return keysCommand(rest);
+    case 'voice':
+      return voiceCommand(rest);
     case 'reminders':
       if (rest[0] === 'tick') return reminderTickCommand(rest.slice(1));
       break;

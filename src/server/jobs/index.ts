@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { stopSending } from '../sms/sends-in-flight';
+import { closeLocalWhisper } from '../voice/transcription/local';
 import { useTranscriptionLog } from '../voice/transcription/log';
 import { jobDefinitions } from './definitions';
 import { createScheduler, type JobDefinition } from './scheduler';
@@ -26,5 +27,7 @@ export function registerJobs(app: FastifyInstance, jobs: JobDefinition[] = jobDe
   // Registered after the database's own hook, so it runs first (onClose runs in reverse).
   app.addHook('onClose', async () => {
     await scheduler?.stop();
+    // The local Whisper engine's process (WHISPER_MODEL) ends with the app.
+    closeLocalWhisper(ctx);
   });
 }

@@ -22,7 +22,7 @@ import { JournalWords } from '../journal/words';
 import { writingPhotoFiles } from '../photos/service';
 import { probeAudio } from './audio';
 import { openRecordingRows, presentRecording } from './present';
-import { transcribeOnce } from './transcription/client';
+import { transcribeOnce } from './transcription/engine';
 import { hearInMemory } from './transcription/in-memory';
 import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listRecordings, nextRecordingPosition, updateRecording } from './repo';
 
@@ -34,9 +34,9 @@ import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecordi
 // A recording's transcript status: 'done' (transcribed; for a vault user it may be sealed),
 // 'pending' (to be heard: by the transcription job, or, for a vault user's note, once in memory as
 // it arrives: transcription/in-memory.ts), 'failed' (not transcribed: the service failed for a day,
-// or none is configured, or a vault user's one try failed). Without a transcription service a
-// recording is 'failed' from the start, so the web shows "Not transcribed", and "Transcribe again"
-// answers that transcription is not set up.
+// or none is configured, or a vault user's one try failed). Without a transcription service or
+// WHISPER_MODEL a recording is 'failed' from the start, so the web shows "Not transcribed", and
+// "Transcribe again" answers that transcription is not set up.
 
 export interface AddRecordingInput {
   audio: Buffer;
@@ -81,7 +81,7 @@ function newRecordingKey(userId: string, entryId: string, now: Date, mimeType: s
   return `${userId}/${entryId}/${now.getTime()}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mimeType] ?? 'bin'}`;
 }
 
-/** Whether recordings are transcribed (a transcription service is configured). */
+/** Whether recordings are transcribed (a transcription service, or Whisper on this server, is configured). */
 export function transcriptionConfigured(ctx: AppContext): boolean {
   return ctx.config.voice.transcribes;
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTranscriptionTestApp, FAKE_TRANSCRIBE_KEY, startFakeTranscriber, toneWav, type FakeTranscriber, type TranscriptionTestApp } from '../../test/transcription';
-import { postForTranscript, retryAfterMs, transcribeOnce } from './client';
+import { postForTranscript, retryAfterMs } from './client';
+import { transcribeOnce } from './engine';
 
 /** A port nothing listens on (it was just let go). */
 async function closedPort(): Promise<number> {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { Config } from '../../config';
-import { AppError } from '../../errors';
 import { decodeToWav16k } from '../audio';
+import { decodeForTranscription } from './decode';
 import { transcriptionLog } from './log';
 
 // The OpenAI-compatible transcription API (`POST {TRANSCRIBE_URL}/audio/transcriptions`), which
@@ -24,8 +24,6 @@ export type TranscriptionOutcome =
 const REFUSED_AUDIO = new Set([400, 413, 415, 422]);
 /** Per app: whether the refused key was logged already (once until a request succeeds again). */
 const keyRefusalLogged = new WeakMap<AppContext, boolean>();
-/** Per app: whether the missing decoder was logged already (once until a decode succeeds). */
-const noDecoderLogged = new WeakMap<AppContext, boolean>();
 
 /**
  * Retry-After in milliseconds from `now`: a number of seconds or an HTTP date (RFC 9110 10.2.3);
@@ -93,21 +91,9 @@ function networkCause(error: unknown): string {
  */
 export async function transcribeAudio(ctx: AppContext, settings: TranscriptionSettings, audio: Buffer, recordingId: string | null): Promise<TranscriptionOutcome> {
   const log = transcriptionLog(ctx);
-  let wav: Buffer;
-  try {
-    wav = await decodeToWav16k(audio);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'UNAVAILABLE') {
-      if (!noDecoderLogged.get(ctx)) {
-        noDecoderLogged.set(ctx, true);
-        log.error({ recordingId }, 'voice notes cannot be transcribed: no audio decoder (ffmpeg) on this server; they wait and are retried (logged once until one decodes)');
-      }
-      return { kind: 'retry', reason: 'no decoder' };
-    }
-    return { kind: 'failed', reason: 'not decodable audio' };
-  }
-  noDecoderLogged.delete(ctx);
-  const outcome = await postForTranscript(settings, wav, () => ctx.clock.now());
+  const decoded = await decodeForTranscription(ctx, audio, recordingId, decodeToWav16k);
+  if (!decoded.ok) return decoded.outcome;
+  const outcome = await postForTranscript(settings, decoded.audio, () => ctx.clock.now());
   if (outcome.kind === 'transcribed') {
     keyRefusalLogged.delete(ctx);
     return outcome;
@@ -124,20 +110,4 @@ export async function transcribeAudio(ctx: AppContext, settings: TranscriptionSe
   }
   log.warn({ recordingId, reason: outcome.reason, status: outcome.status }, outcome.kind === 'failed' ? 'voice note not transcribed' : 'transcription failed; it will be retried');
   return outcome;
-}
-
-/**
- * One try at a transcript in memory, bounded by the timeout: for a vault user's audio, which is
- * sealed as it arrives and can never be read by the server again. Null without TRANSCRIBE_URL or on
- * any failure (logged by its kind only); the recording is then kept "not transcribed".
- */
-export async function transcribeOnce(ctx: AppContext, audio: Buffer): Promise<string | null> {
-  const settings = ctx.config.transcription;
-  if (!settings) return null;
-  try {
-    const outcome = await transcribeAudio(ctx, settings, audio, null);
-    return outcome.kind === 'transcribed' ? outcome.text : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 
@@ -17,6 +18,22 @@ describe('transcription settings', () => {
     expect(
       loadConfig({ TRANSCRIBE_URL: 'http://whisper:8000/v1', TRANSCRIBE_MODEL: 'Systran/faster-whisper-small', TRANSCRIBE_LANGUAGE: 'de', TRANSCRIBE_TIMEOUT_SECONDS: '30' }).transcription,
     ).toEqual({ url: 'http://whisper:8000/v1', apiKey: undefined, model: 'Systran/faster-whisper-small', language: 'de', timeoutMs: 30_000 });
+  });
+
+  it('read WHISPER_MODEL: notes are transcribed on this server, in the language set or detected, within the timeout', () => {
+    const config = loadConfig({ WHISPER_MODEL: 'models/ggml-tiny.en.bin', TRANSCRIBE_TIMEOUT_SECONDS: '300' });
+    expect(config.voice.transcribes).toBe(true);
+    expect(config.transcription).toBeNull();
+    expect(config.whisper).toEqual({ modelPath: resolve('models/ggml-tiny.en.bin'), language: undefined, timeoutMs: 300_000 });
+    expect(loadConfig({ WHISPER_MODEL: '/srv/ggml-base.bin', TRANSCRIBE_LANGUAGE: 'de' }).whisper).toEqual({ modelPath: '/srv/ggml-base.bin', language: 'de', timeoutMs: 120_000 });
+    expect(loadConfig({}).whisper).toBeNull();
+    expect(loadConfig({}).voice.transcribes).toBe(false);
+  });
+
+  it('refuse WHISPER_MODEL beside TRANSCRIBE_URL: one engine or the other', () => {
+    expect(() => loadConfig({ WHISPER_MODEL: '/srv/ggml-base.bin', TRANSCRIBE_URL: 'https://api.openai.com/v1' })).toThrow(
+      'WHISPER_MODEL: set either WHISPER_MODEL (transcribe on this server) or TRANSCRIBE_URL (a transcription service), not both',
+    );
   });
 
   it('refuse a TRANSCRIBE_URL that is not an http(s) API base, and a bad language or timeout', () => {

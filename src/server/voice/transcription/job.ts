@@ -5,21 +5,23 @@ import { backoffMs } from '../../jobs/backoff';
 import { workOffClaims } from '../../jobs/claim';
 import { sendingStopped } from '../../sms/sends-in-flight';
 import { markNotTranscribed, readRecordingAudio, recordTranscript } from '../recordings';
-import { transcribeAudio, type TranscriptionOutcome, type TranscriptionSettings } from './client';
+import type { TranscriptionOutcome } from './client';
+import { transcribe, transcriptionTryMs } from './engine';
 import { transcriptionLog } from './log';
 
 // The transcription job: pending recordings, claimed under a lease, one at a time per instance (a
-// transcription is seconds of a remote service's time and a decoder child; one at a time keeps an
-// instance's memory and the service's rate limit in bounds, and other instances take others), are
-// read, decoded, posted, and their transcript recorded through the journal's one write path. A
+// transcription is seconds of a remote service's time, or of this server's cores with WHISPER_MODEL,
+// and a decoder child; one at a time keeps an instance's memory, its cores and the service's rate
+// limit in bounds, and other instances take others), are read, decoded, transcribed by the engine
+// configured (engine.ts), and their transcript recorded through the journal's one write path. A
 // failure worth retrying waits (backoff, or the service's Retry-After); a recording still not
 // transcribed a day after it arrived is marked "not transcribed", kept with its audio.
 //
 // Vault users: their audio is sealed as it arrives, so the server cannot read it later. The instance
 // that stored such a note holds it under a claim and tries once from the bytes in memory
-// (in-memory.ts). A sealed note this job can claim is one whose claim ran out (its instance stopped
-// before the try), or one that was pending when its owner turned the vault on: it is kept
-// "not transcribed" without a try, since the server can no longer hear it.
+// (in-memory.ts, through engine.ts transcribeOnce). A sealed note this job can claim is one whose
+// claim ran out (its instance stopped before the try), or one that was pending when its owner turned
+// the vault on: it is kept "not transcribed" without a try, since the server can no longer hear it.
 
 /** Retry n waits 30 s × 2^(n-1), at most 30 minutes (spread over its upper half). */
 const RETRY_BASE_MS = 30_000;
@@ -35,10 +37,11 @@ const RUN_LIMIT = 20;
 
 /**
  * The lease: a claim older than this belongs to an instance that stopped mid-recording. Longer
- * than the longest a try can take (decoding, then the request's timeout), so a live claim is never
- * taken over and no recording is transcribed twice.
+ * than the longest a try can take (decoding, then the request's timeout, or the engine's wait and
+ * work: engine.ts transcriptionTryMs), so a live claim is never taken over and no recording is
+ * transcribed twice.
  */
-export function leaseMs(settings: TranscriptionSettings): number {
+export function leaseMs(settings: { timeoutMs: number }): number {
   return settings.timeoutMs + 5 * 60_000;
 }
 
@@ -50,22 +53,23 @@ interface TranscriptionRun {
 
 /**
  * Transcribes due recordings until none is due or the run's limit is reached. Does nothing without
- * TRANSCRIBE_URL (recordings are then kept not transcribed from the start).
+ * TRANSCRIBE_URL or WHISPER_MODEL (recordings are then kept not transcribed from the start).
  */
 export async function processTranscriptions(ctx: AppContext, options: { random?: () => number } = {}): Promise<TranscriptionRun> {
   const run: TranscriptionRun = { transcribed: 0, retried: 0, failed: 0 };
-  const settings = ctx.config.transcription;
-  if (!settings) return run;
+  const tryMs = transcriptionTryMs(ctx.config);
+  if (tryMs === null) return run;
+  const lease = leaseMs({ timeoutMs: tryMs });
   await workOffClaims({
     limit: RUN_LIMIT,
     // Shutting down: claim nothing more (another instance, or this one's next start, goes on).
     stopped: () => sendingStopped(ctx),
     claim: async () => {
-      const row = await claimNext(ctx, settings);
+      const row = await claimNext(ctx, lease);
       return row ? { rows: [row] } : null;
     },
     handle: async ([row]) => {
-      const outcome = await transcribeClaimed(ctx, settings, row!, options.random ?? Math.random);
+      const outcome = await transcribeClaimed(ctx, row!, options.random ?? Math.random);
       run[outcome]++;
     },
   });
@@ -77,11 +81,11 @@ export async function processTranscriptions(ctx: AppContext, options: { random?:
  * lease. The claim is a compare-and-set on the claim time, so of two instances only one
  * wins a recording; the loser looks for the next.
  */
-async function claimNext(ctx: AppContext, settings: TranscriptionSettings): Promise<JournalRecordingRow | null> {
+async function claimNext(ctx: AppContext, lease: number): Promise<JournalRecordingRow | null> {
   for (let tries = 0; tries < 5; tries++) {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
-    const leaseCutoff = new Date(now.getTime() - leaseMs(settings)).toISOString();
+    const leaseCutoff = new Date(now.getTime() - lease).toISOString();
     const due = await ctx.db
       .selectFrom('journal_recordings')
       .select(['id', 'transcribe_claimed_at'])
@@ -106,7 +110,7 @@ async function claimNext(ctx: AppContext, settings: TranscriptionSettings): Prom
   return null;
 }
 
-async function transcribeClaimed(ctx: AppContext, settings: TranscriptionSettings, row: JournalRecordingRow, random: () => number): Promise<keyof TranscriptionRun> {
+async function transcribeClaimed(ctx: AppContext, row: JournalRecordingRow, random: () => number): Promise<keyof TranscriptionRun> {
   const log = transcriptionLog(ctx);
   let outcome: TranscriptionOutcome;
   if (Number(row.sealed)) {
@@ -115,7 +119,7 @@ async function transcribeClaimed(ctx: AppContext, settings: TranscriptionSetting
   }
   try {
     const audio = await readRecordingAudio(ctx, row);
-    outcome = await transcribeAudio(ctx, settings, audio, row.id);
+    outcome = await transcribe(ctx, audio, row.id);
   } catch (error) {
     // The audio is gone (the recording deleted meanwhile, or its file lost): nothing to transcribe.
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'CONFLICT')) outcome = { kind: 'failed', reason: 'audio unreadable' };
