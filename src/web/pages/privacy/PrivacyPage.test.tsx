@@ -23,7 +23,7 @@ describe('PrivacyPage', () => {
     expect(screen.getByText(/encrypted at rest/)).toBeInTheDocument();
     expect(screen.getByText(/Twilio, keeps no copy of what you write/)).toBeInTheDocument();
     // Voice notes are heard by one more party, named here and on the Vault card.
-    expect(screen.getByText(/Twilio, keeps no copy of what you write/)).toHaveTextContent(/sent to a transcription service/);
+    expect(screen.getByText(/Twilio, keeps no copy of what you write/)).toHaveTextContent(/written out as words by a transcription service, on our own servers or sent to a provider/);
   });
 
   it('links home, to the terms, support and the account pages', () => {

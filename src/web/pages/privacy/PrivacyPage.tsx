@@ -71,8 +71,8 @@ export function PrivacyPage() {
             Your messages travel through the telecom carriers and the messaging service that deliver texts, which handle them only to
             deliver them. Our messaging service, Twilio, keeps no copy of what you write: once a text you send is saved to your
             journal, and once a text we send has been delivered or has failed, we have Twilio erase its words and photos; a call's
-            recording is erased at Twilio once it is saved. Voice notes are sent to a transcription service to be written out as
-            words; it hears them for that alone, under its own terms. We disclose
+            recording is erased at Twilio once it is saved. Voice notes are written out as words by a transcription service, on our
+            own servers or sent to a provider; a provider hears them for that alone, under its own terms. We disclose
             information when the law requires it, and we will tell you first where the law allows.
           </p>
         </LegalSection>
