@@ -41,6 +41,10 @@ export interface FakeTranscriber {
   answerNext(...texts: string[]): void;
   /** The text for audio of this many whole seconds, when no answerNext is waiting. */
   answerFor(seconds: number, text: string): void;
+  /** Each answer takes this long (a service busy transcribing), until called with 0. */
+  answerAfter(ms: number): void;
+  /** The most requests it was working on at one moment. */
+  mostAtOnce(): number;
   close(): Promise<void>;
 }
 
@@ -82,6 +86,9 @@ export async function startFakeTranscriber(options: { key?: string | null; model
   const byLength = new Map<number, string>();
   const held = new Set<ServerResponse>();
   const requests: TranscriptionRequest[] = [];
+  let delayMs = 0;
+  let working = 0;
+  let mostWorking = 0;
 
   const answer = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -135,6 +142,10 @@ export async function startFakeTranscriber(options: { key?: string | null; model
         return error(res, failure.status, failure.status === 413 ? 'Maximum content size limit exceeded.' : 'The server had an error.', headers);
       }
       const text = texts.shift() ?? byLength.get(Math.round(wav.seconds)) ?? `A voice note of ${Math.round(wav.seconds)} seconds.`;
+      working++;
+      mostWorking = Math.max(mostWorking, working);
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      working--;
       answer(res, 200, { text });
     })().catch(() => res.destroy());
   });
@@ -148,6 +159,8 @@ export async function startFakeTranscriber(options: { key?: string | null; model
     outage: (failure) => void (down = failure),
     answerNext: (...next) => void texts.push(...next),
     answerFor: (seconds, text) => void byLength.set(seconds, text),
+    answerAfter: (ms) => void (delayMs = ms),
+    mostAtOnce: () => mostWorking,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of held) res.socket?.destroy();

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, buildUser, signIn, type TestUser } from '../../test/factories';
 import { buildTranscriptionTestApp, startFakeTranscriber, toneWav, type FakeTranscriber, type TranscriptionTestApp } from '../../test/transcription';
 import { addRecording, requestTranscription } from '../recordings';
-import { GIVE_UP_AFTER_MS, leaseMs, processTranscriptions } from './job';
+import { GIVE_UP_AFTER_MS, leaseMs, processTranscriptions, SERVICE_AT_ONCE } from './job';
 
 // Backoff without its spread: each wait is its ceiling, so the test knows when the next try is due.
 const noSpread = { random: () => 1 };
@@ -245,5 +245,36 @@ describe('the transcription job on two instances', () => {
     expect(await processTranscriptions(b.ctx)).toEqual({ transcribed: 1, retried: 0, failed: 0 });
     expect(await recordingRow(b, note.id)).toMatchObject({ transcript_status: 'done', transcribe_attempts: 2 });
     expect(await entryContent(a, user, note.entryId)).toContain('Picked up where the other left off.');
+  });
+});
+
+describe('the transcription job with a busy service', () => {
+  let fake: FakeTranscriber;
+  let t: TranscriptionTestApp;
+  beforeAll(async () => {
+    fake = await startFakeTranscriber();
+    t = await buildTranscriptionTestApp({ fake, env: { TRANSCRIBE_TIMEOUT_SECONDS: '30' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('keeps a few requests going at once, and transcribes each note once', async () => {
+    const user = await buildUser(t);
+    const notes = [];
+    for (let i = 0; i < SERVICE_AT_ONCE * 2; i++) notes.push(await voiceNote(t, user));
+    fake.answerAfter(1000);
+    const asked = fake.requests.length;
+    try {
+      expect(await processTranscriptions(t.ctx)).toEqual({ transcribed: notes.length, retried: 0, failed: 0 });
+    } finally {
+      fake.answerAfter(0);
+    }
+    expect(fake.requests.length - asked).toBe(notes.length);
+    // More than one at a time, never more than the bound (how many overlap depends on decoding's pace).
+    expect(fake.mostAtOnce()).toBeGreaterThan(1);
+    expect(fake.mostAtOnce()).toBeLessThanOrEqual(SERVICE_AT_ONCE);
+    for (const note of notes) expect(await recordingRow(t, note.id)).toMatchObject({ transcript_status: 'done', transcribe_attempts: 1 });
   });
 });

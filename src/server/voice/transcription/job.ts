@@ -9,13 +9,13 @@ import type { TranscriptionOutcome } from './client';
 import { transcribe, transcriptionTryMs } from './engine';
 import { transcriptionLog } from './log';
 
-// The transcription job: pending recordings, claimed under a lease, one at a time per instance (a
-// transcription is seconds of a remote service's time, or of this server's cores with WHISPER_MODEL,
-// and a decoder child; one at a time keeps an instance's memory, its cores and the service's rate
-// limit in bounds, and other instances take others), are read, decoded, transcribed by the engine
-// configured (engine.ts), and their transcript recorded through the journal's one write path. A
-// failure worth retrying waits (backoff, or the service's Retry-After); a recording still not
-// transcribed a day after it arrived is marked "not transcribed", kept with its audio.
+// The transcription job: pending recordings, claimed under a lease, are read, decoded, transcribed
+// by the engine configured (engine.ts), and their transcript recorded through the journal's one
+// write path. A transcription service is mostly waited on (seconds of its time for a few
+// milliseconds of ours), so an instance keeps SERVICE_AT_ONCE requests going (decoding is bounded by
+// the cores: audio.ts); Whisper on this server takes its cores, so one at a time. Other instances
+// take others. A failure worth retrying waits (backoff, or the service's Retry-After); a recording
+// still not transcribed a day after it arrived is marked "not transcribed", kept with its audio.
 //
 // Vault users: their audio is sealed as it arrives, so the server cannot read it later. The instance
 // that stored such a note holds it under a claim and tries once from the bytes in memory
@@ -34,6 +34,12 @@ export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 const MIN_TRIES = 5;
 /** Recordings one run handles at most; the next run (15 s, or a wake-up) goes on. */
 const RUN_LIMIT = 20;
+/**
+ * Requests to a transcription service an instance keeps going at once: about 4 times the notes a
+ * minute of one at a time (19 a minute with a service answering in 2 s), within the usual rate
+ * limits of hosted services, and a 429 is waited out like any other.
+ */
+export const SERVICE_AT_ONCE = 4;
 
 /**
  * The lease: a claim older than this belongs to an instance that stopped mid-recording. Longer
@@ -60,19 +66,24 @@ export async function processTranscriptions(ctx: AppContext, options: { random?:
   const tryMs = transcriptionTryMs(ctx.config);
   if (tryMs === null) return run;
   const lease = leaseMs({ timeoutMs: tryMs });
-  await workOffClaims({
-    limit: RUN_LIMIT,
-    // Shutting down: claim nothing more (another instance, or this one's next start, goes on).
-    stopped: () => sendingStopped(ctx),
-    claim: async () => {
-      const row = await claimNext(ctx, lease);
-      return row ? { rows: [row] } : null;
-    },
-    handle: async ([row]) => {
-      const outcome = await transcribeClaimed(ctx, row!, options.random ?? Math.random);
-      run[outcome]++;
-    },
-  });
+  const atOnce = ctx.config.whisper ? 1 : SERVICE_AT_ONCE;
+  let claimed = 0;
+  const lane = () =>
+    workOffClaims({
+      // Shutting down: claim nothing more (another instance, or this one's next start, goes on).
+      stopped: () => sendingStopped(ctx) || claimed >= RUN_LIMIT,
+      claim: async () => {
+        const row = await claimNext(ctx, lease);
+        if (row) claimed++;
+        return row ? { rows: [row] } : null;
+      },
+      handle: async ([row]) => {
+        const outcome = await transcribeClaimed(ctx, row!, options.random ?? Math.random);
+        run[outcome]++;
+      },
+    });
+  // Each lane claims its own: the claim is a compare-and-set, so no two take the same recording.
+  await Promise.all(Array.from({ length: atOnce }, lane));
   return run;
 }
 
