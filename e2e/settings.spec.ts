@@ -69,10 +69,10 @@ test.describe('in a browser set to UTC', () => {
     await expect(page.getByLabel('Time zone')).toHaveValue('America/Chicago');
 
     expect((await request.post('/api/dev/phone/send', { data: { from: account.phone, body: 'A quiet evening.' } })).ok()).toBeTruthy();
-    const exported = await request.get('/api/export?format=txt', {
-      headers: { authorization: `Bearer ${await page.evaluate(() => JSON.parse(localStorage.getItem('jotline.session')!).access_token)}` },
-    });
-    expect(exported.ok()).toBeTruthy();
+    const headers = { authorization: `Bearer ${await page.evaluate(() => JSON.parse(localStorage.getItem('jotline.session')!).access_token)}` };
+    // The text is journaled by the inbound job a moment after it is received: until then there is nothing to export.
+    await expect.poll(async () => (await request.get('/api/export?format=txt', { headers })).status(), { timeout: 15_000 }).toBe(200);
+    const exported = await request.get('/api/export?format=txt', { headers });
     expect(await exported.text()).toContain('Times in America/Chicago');
   });
 });
