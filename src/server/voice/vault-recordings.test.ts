@@ -145,15 +145,16 @@ describe("a vault user's voice notes", () => {
     fake.answerNext('Heard after all');
     const { recording } = await addRecording(ctx, alice.id, { audio: await testAudio('wav-mulaw', 1), origin: 'call', receivedAt: t.clock.now() });
     await heardInMemory(ctx);
-    const requests = fake.requests.length;
     // What an instance that stopped with the note in memory leaves: pending, under its claim.
     const claimedAt = t.clock.now().toISOString();
     await ctx.db.updateTable('journal_recordings').set({ transcript_status: 'pending', transcribe_claimed_at: claimedAt, transcribe_next_at: claimedAt }).where('id', '=', recording.id).execute();
-    expect(await processTranscriptions(ctx)).toEqual({ transcribed: 0, retried: 0, failed: 0 });
+    // (The database may be shared with other test files: only this note's row is looked at.)
+    await processTranscriptions(ctx);
+    expect((await findRecording(ctx.db, alice.id, recording.id))!).toMatchObject({ transcript_status: 'pending', transcribe_claimed_at: claimedAt });
     t.clock.set(new Date(t.clock.now().getTime() + leaseMs(ctx.config.transcription!) + 1000));
-    expect(await processTranscriptions(ctx)).toEqual({ transcribed: 0, retried: 0, failed: 1 });
-    expect(fake.requests).toHaveLength(requests);
-    expect((await findRecording(ctx.db, alice.id, recording.id))!.transcript_status).toBe('failed');
+    await processTranscriptions(ctx);
+    // Kept without a try: the server cannot hear sealed audio.
+    expect((await findRecording(ctx.db, alice.id, recording.id))!).toMatchObject({ transcript_status: 'failed', transcribe_error: 'sealed before it was transcribed' });
   });
 });
 
