@@ -21,8 +21,6 @@ export const IMPORT_REASONS = [
   'audio_unreadable',
   'audio_over_limit',
   'video',
-  // A Vault journal's import (read in the browser) brings text and photos only.
-  'audio',
   'pdf',
   // Imported, but named: an entry dated after today sits at the top of the journal.
   'future_date',

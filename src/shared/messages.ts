@@ -492,7 +492,7 @@ export const messages = {
     cancel: 'Cancel',
     openJournal: 'Open your journal',
     /** A Vault user's import is read and sealed in the browser, so the vault must be unlocked. */
-    vaultLocked: 'Your vault is locked. Unlock it under Vault, below, to import: the file is read and sealed here, in your browser, before anything is sent.',
+    vaultLocked: 'Your vault is locked. Unlock it under Vault, below, to import: the file is read here, in your browser, and its entries and photos are sealed before they are sent. Its voice recordings are sealed as they are stored, like a voice note.',
     result: (imported: number, skipped: number) => `Imported ${imported} ${imported === 1 ? 'entry' : 'entries'}, skipped ${skipped}`,
     photosSkipped: (n: number) =>
       `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: not a JPEG, PNG, GIF or WebP image, or past the 10 photos (10 MB) an entry holds.`,
@@ -534,7 +534,6 @@ export const messages = {
       audio_unreadable: (n: number) => `${n} voice ${n === 1 ? 'recording is' : 'recordings are'} not audio we can play, so ${n === 1 ? 'it was' : 'they were'} left out`,
       audio_over_limit: (n: number) => `${n} voice ${n === 1 ? 'recording was' : 'recordings were'} longer or larger than a voice note can be, so ${n === 1 ? 'it was' : 'they were'} left out`,
       video: (n: number) => `${n} ${n === 1 ? 'video was' : 'videos were'} left out: the journal keeps photos and voice recordings, not videos`,
-      audio: (n: number) => `${n} voice ${n === 1 ? 'recording was' : 'recordings were'} left out: importing into a Vault journal brings in text and photos only`,
       pdf: (n: number) => `${n} PDF ${n === 1 ? 'attachment was' : 'attachments were'} left out: the journal keeps photos and voice recordings only`,
       future_date: (n: number) =>
         `${n} ${n === 1 ? 'entry is' : 'entries are'} dated after today, so ${n === 1 ? 'it shows' : 'they show'} at the top of your journal: check ${n === 1 ? 'its date' : 'their dates'}`,

@@ -48,5 +48,12 @@ export const voiceMessages = {
     sealedAudio: 'This voice note is sealed in your vault, so it can no longer be transcribed on the server.',
     /** Transcribe again without a transcription service configured. */
     noTranscription: 'Transcription is not set up on this server.',
+    /** An upload's optional fields (an import's: the words it already has, where it came from). */
+    transcriptTooLong: 'A voice note’s transcript can be up to 10,000 characters.',
+    transcriptInTextInvalid: 'transcript_in_text must be true or false.',
+    transcriptInTextAlone: 'transcript_in_text goes with a transcript.',
+    sourceKeyInvalid: 'source_key must start with "import:" and be at most 200 characters.',
+    fieldTwice: (name: string) => `${name} can be given once.`,
+    fieldsAfterFile: 'Send transcript, transcript_in_text and source_key before the file.',
   },
 };

@@ -42,6 +42,7 @@ describe('importing the same file again adds nothing, across the Vault', () => {
       importedBefore: () => json<ImportedFingerprints>('GET', '/api/vault/imported'),
       sendEntries: (entries) => json<SealedImportResult>('POST', '/api/vault/imported', { entries }),
       sendPhotos: () => Promise.reject(new Error('no photos in these files')),
+      sendRecording: () => Promise.reject(new Error('no recordings in these files')),
     });
   }
 

@@ -13,7 +13,7 @@ const MAX_UNPACKED_BYTES = 500 * 1024 * 1024;
 const MAX_JSON_BYTES = 100 * 1024 * 1024;
 
 export interface BrowserImportReading extends ParsedImport {
-  /** A file of the ZIP (a photo), unpacked; null when it cannot be. */
+  /** A file of the ZIP (a photo, a recording), unpacked; null when it cannot be. */
   readFile(path: string): Uint8Array | null;
   /** Its declared unpacked size, 0 when unknown. */
   fileSize(path: string): number;
@@ -62,7 +62,7 @@ function readZip(bytes: Uint8Array, options: ReadOptions): BrowserImportReading 
     files,
     options,
   );
-  checkSizes([...journals, ...parsed.entries.flatMap((e) => e.photos.flatMap((p) => p.path ?? []))]);
+  checkSizes([...journals, ...parsed.entries.flatMap((e) => [...e.photos, ...e.audios].flatMap((file) => file.path ?? []))]);
   return {
     ...parsed,
     readFile(path) {

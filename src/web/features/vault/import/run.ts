@@ -17,7 +17,7 @@ import { importIntoVault } from './vault-import';
 
 const failed = (message: string): ImportProgress => ({ id: 'vault', status: 'failed', total: 0, imported: 0, skipped: 0, photos_imported: 0, photos_skipped: 0, reasons: [], error: message });
 
-/** Reads `file` here, seals its entries and photos to the vault's key, and sends them. */
+/** Reads `file` here, seals its entries and photos to the vault's key, and sends them with its voice recordings. */
 export async function runVaultImport(file: Blob, options: { onProgress?(progress: ImportProgress): void; signal?: AbortSignal } = {}): Promise<ImportProgress> {
   const keys = vaultKeys();
   if (!keys) throw new VaultLockedError();
@@ -40,6 +40,7 @@ export async function runVaultImport(file: Blob, options: { onProgress?(progress
       importedBefore: () => apiRequest<ImportedFingerprints>('GET', '/api/vault/imported', { signal: options.signal }),
       sendEntries: (entries: SealedImportEntry[]) => apiRequest<SealedImportResult>('POST', '/api/vault/imported', { body: { entries }, signal: options.signal }),
       sendPhotos: (entryId, form) => postForm(`/api/entries/${encodeURIComponent(entryId)}/photos`, form),
+      sendRecording: (entryId, form) => postForm(`/api/entries/${encodeURIComponent(entryId)}/recordings`, form),
       onProgress: options.onProgress,
       signal: options.signal,
     });

@@ -9,6 +9,8 @@ import { countWords } from '../../../../shared/journal-rules';
 import { messages } from '../../../../shared/messages';
 import type { VaultSegment } from '../../../../shared/vault';
 import type { SealedImportEntry, SealedImportResult } from '../../../../shared/vault-import';
+import { voiceMessages } from '../../../../shared/voice-messages';
+import { ApiError } from '../../../api/errors';
 import { loadSodium } from '../sodium';
 import { openFile, openSegment, openText, type VaultKeys } from '../vault-crypto';
 import { readImportFile } from './read-file';
@@ -21,11 +23,19 @@ const NOW = new Date('2026-05-10T12:00:00Z');
 interface Sent {
   entries: SealedImportEntry[];
   photos: Array<{ entryId: string; form: FormData }>;
+  recordings: Array<{ entryId: string; form: FormData }>;
+}
+
+/** How the stand-in server hears a recording: "audio…" is audio, "long…" is longer than a voice note, the rest not audio. */
+async function refusalOf(form: FormData): Promise<ApiError | null> {
+  const heard = new TextDecoder().decode(await (form.get('file') as Blob).slice(0, 5).arrayBuffer());
+  if (heard === 'audio') return null;
+  return new ApiError(400, 'INVALID_INPUT', heard === 'long.' ? voiceMessages.errors.tooLong() : voiceMessages.errors.notAudio);
 }
 
 /** A stand-in server: every entry is new unless its key was sent before. */
 function fakeServer(keys: VaultKeys, seen = new Map<string, string>()) {
-  const sent: Sent = { entries: [], photos: [] };
+  const sent: Sent = { entries: [], photos: [], recordings: [] };
   let next = 0;
   const deps: VaultImportDeps = {
     keys,
@@ -49,6 +59,12 @@ function fakeServer(keys: VaultKeys, seen = new Map<string, string>()) {
     },
     sendPhotos: async (entryId, form) => {
       sent.photos.push({ entryId, form });
+    },
+    // The answers of POST /api/entries/:id/recordings: 201, or 400 with the reason, as the server's.
+    sendRecording: async (entryId, form) => {
+      const refused = await refusalOf(form);
+      if (refused) throw refused;
+      sent.recordings.push({ entryId, form });
     },
   };
   return { deps, sent, seen };
@@ -147,8 +163,8 @@ describe('a Vault import read and sealed in the browser', () => {
     expect(result.reasons).toEqual([
       { reason: 'photo_missing', count: 1, examples: ['d41d8cd98f00b204e9800998ecf8427e.jpeg (2024-03-06)'] },
       { reason: 'photo_unsupported', count: 1, examples: [expect.stringMatching(/^[0-9a-f]{32}\.heic \(2024-03-07\)$/)] },
+      { reason: 'audio_unreadable', count: 1, examples: ['7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a (2024-03-04)'] },
       { reason: 'video', count: 1, examples: ['6a1b2c3d4e5f60718293a4b5c6d7e8f9.mov (2024-03-04)'] },
-      { reason: 'audio', count: 1, examples: ['7b2c3d4e5f60718293a4b5c6d7e8f90a.m4a (2024-03-04)'] },
     ]);
 
     const opened = await open(sent.entries);
@@ -173,6 +189,104 @@ describe('a Vault import read and sealed in the browser', () => {
     expect(await openText(keys, upload.form.getAll('photo_names')[0] as string)).toBe(`${'1'.repeat(32)}.jpeg`);
     expect(upload.form.getAll('photo_types')).toEqual(['image/jpeg']);
     expect(sent.photos.reduce((n, p) => n + p.form.getAll('photos').length, 0)).toBe(3);
+  });
+
+  it('sends a Day One ZIP’s recordings to their entries with the transcripts the file gives, and counts what it cannot as the server does', async () => {
+    const md5 = (c: string) => c.repeat(32);
+    const journal = {
+      metadata: { version: '1.0' },
+      entries: [
+        {
+          uuid: 'A1B2C3D4E5F60718293A4B5C6D7E8F90',
+          creationDate: '2024-05-01T07:00:00Z',
+          timeZone: 'Europe/London',
+          text: '# By the weir\n\nWe saw the heron.',
+          audios: [
+            { identifier: 'AUDIO1', md5: md5('a'), format: 'aac', transcription: 'We saw the heron.', orderInEntry: 0 },
+            { identifier: 'AUDIO2', md5: md5('b'), format: 'm4a', transcription: 'And a kingfisher.', orderInEntry: 1 },
+            { identifier: 'AUDIO3', md5: md5('c'), format: 'mp3', orderInEntry: 2 },
+          ],
+        },
+        {
+          uuid: 'B1B2C3D4E5F60718293A4B5C6D7E8F90',
+          creationDate: '2024-05-02T07:00:00Z',
+          timeZone: 'Europe/London',
+          text: 'Walk home',
+          audios: [
+            { identifier: 'AUDIO4', md5: md5('d'), format: 'm4a', orderInEntry: 0 },
+            { identifier: 'AUDIO5', md5: md5('e'), format: 'm4a', orderInEntry: 1 },
+            { identifier: 'AUDIO6', md5: md5('f'), format: 'm4a', orderInEntry: 2 },
+          ],
+        },
+        // Nothing but a recording: it comes in for it, as on the server.
+        { uuid: 'C1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-03T07:00:00Z', timeZone: 'Europe/London', audios: [{ identifier: 'AUDIO7', md5: md5('7'), format: 'm4a' }] },
+      ],
+    };
+    const json = new TextEncoder().encode(JSON.stringify(journal));
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const zip = zipSync({
+      'Journal.json': json,
+      [`audios/${md5('a')}.m4a`]: bytes('audio: the heron'),
+      [`audios/${md5('b')}.m4a`]: bytes('audio: a kingfisher'),
+      [`audios/${md5('c')}.mp3`]: bytes('audio: no words known'),
+      // AUDIO4's file is missing; AUDIO5 is longer than a voice note may be; AUDIO6 is not audio.
+      [`audios/${md5('e')}.m4a`]: bytes('long. and longer'),
+      [`audios/${md5('f')}.m4a`]: bytes('a text file'),
+      [`audios/${md5('7')}.m4a`]: bytes('audio: alone'),
+    });
+    const read = () => readImportFile(zip, { timeZone: 'Europe/London', now: NOW });
+
+    const first = fakeServer(keys);
+    const result = await importIntoVault(read(), first.deps);
+    expect(result).toMatchObject({ status: 'done', total: 3, imported: 3, skipped: 0, photos_imported: 0, photos_skipped: 0 });
+    expect(result.reasons).toEqual([
+      { reason: 'audio_missing', count: 1, examples: [`${md5('d')}.m4a (2024-05-02)`] },
+      { reason: 'audio_unreadable', count: 1, examples: [`${md5('f')}.m4a (2024-05-02)`] },
+      { reason: 'audio_over_limit', count: 1, examples: [`${md5('e')}.m4a (2024-05-02)`] },
+    ]);
+    // Each to its entry, after the entry is in, in the entry's order, with the file's words.
+    const idOf = (createdAt: string) => `entry-${first.sent.entries.findIndex((e) => e.created_at === createdAt) + 1}`;
+    const weir = idOf('2024-05-01T07:00:00.000Z');
+    const uploads = await Promise.all(
+      first.sent.recordings.map(async ({ entryId, form }) => ({
+        entryId,
+        fields: [...form.keys()],
+        transcript: form.get('transcript'),
+        inText: form.get('transcript_in_text'),
+        audio: new TextDecoder().decode(await (form.get('file') as Blob).arrayBuffer()),
+      })),
+    );
+    expect(uploads).toEqual([
+      { entryId: weir, fields: ['transcript', 'transcript_in_text', 'source_key', 'file'], transcript: 'We saw the heron.', inText: 'true', audio: 'audio: the heron' },
+      { entryId: weir, fields: ['transcript', 'transcript_in_text', 'source_key', 'file'], transcript: 'And a kingfisher.', inText: 'false', audio: 'audio: a kingfisher' },
+      // No words known: the server hears it once.
+      { entryId: weir, fields: ['source_key', 'file'], transcript: null, inText: null, audio: 'audio: no words known' },
+      { entryId: idOf('2024-05-03T07:00:00.000Z'), fields: ['source_key', 'file'], transcript: null, inText: null, audio: 'audio: alone' },
+    ]);
+    expect((await open(first.sent.entries)).find((e) => e.created_at === '2024-05-03T07:00:00.000Z')!.segment.text).toBe('');
+    // Each recording's source key is its identity in the file, hashed under the vault's key: the server never sees Day One's ids.
+    const sourceKeys = first.sent.recordings.map(({ form }) => form.get('source_key') as string);
+    expect(new Set(sourceKeys).size).toBe(4);
+    for (const key of sourceKeys) expect(key).toMatch(/^import:[\w-]{43}$/);
+
+    // The same file again: its entries are in, so nothing of theirs is sent again.
+    const again = fakeServer(keys, first.seen);
+    expect(await importIntoVault(read(), again.deps)).toMatchObject({ status: 'done', imported: 0, skipped: 3 });
+    expect(again.sent.recordings).toEqual([]);
+
+    // Day One's Journal.json alone names recordings it does not hold.
+    const alone = fakeServer(keys);
+    const fromJson = await importIntoVault(readImportFile(json, { timeZone: 'Europe/London', now: NOW }), alone.deps);
+    expect(fromJson.reasons).toEqual([
+      { reason: 'empty', count: 1, examples: ['2024-05-03'] },
+      { reason: 'audio_not_in_file', count: 7, examples: expect.any(Array) },
+    ]);
+    expect(alone.sent.recordings).toEqual([]);
+
+    // An upload that fails for another reason stops the import, as a photo's does.
+    const offline = fakeServer(keys);
+    const stopped = await importIntoVault(read(), { ...offline.deps, sendRecording: () => Promise.reject(new Error('offline')) });
+    expect(stopped).toMatchObject({ status: 'failed', error: messages.importer.failed });
   });
 
   it('skips what an earlier import brought in, by keys made from the private key that the same file makes again', async () => {

@@ -1,11 +1,12 @@
 import { ENTRY_REASONS, type ImportProgress, type ImportReason } from '../../../../shared/import';
 import { ImportFileError } from '../../../../shared/import/file-error';
 import { entryExample, ReasonCounter } from '../../../../shared/import/reasons';
-import type { ImportedEntry, ImportedPhoto } from '../../../../shared/import/types';
-import { countWords, PHOTO_MAX_BYTES, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../../../shared/journal-rules';
+import type { ImportedAudio, ImportedEntry, ImportedPhoto } from '../../../../shared/import/types';
+import { countWords, ENTRY_CONTENT_MAX, PHOTO_MAX_BYTES, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../../../shared/journal-rules';
 import { messages } from '../../../../shared/messages';
 import type { VaultSegment } from '../../../../shared/vault';
 import { SEALED_IMPORT_BATCH_MAX, type ImportedFingerprints, type SealedImportEntry, type SealedImportResult } from '../../../../shared/vault-import';
+import { VOICE_MAX_BYTES, voiceMessages } from '../../../../shared/voice-messages';
 import { ApiError } from '../../../api/errors';
 import { loadSodium } from '../sodium';
 import { openText, sealFile, sealSegment, sealText, type VaultKeys } from '../vault-crypto';
@@ -14,7 +15,9 @@ import type { BrowserImportReading } from './read-file';
 // A Vault user's import, made in the browser (docs/vault.md §5): the file is read by the server's
 // rules, each entry is written as the server's import would write it (import/write-chunk.ts) but
 // sealed here as one segment, sent in batches to POST /api/vault/imported, and its photos re-encoded
-// and sealed here as the journal's own photos are, then sent to POST /api/entries/:id/photos.
+// and sealed here as the journal's own photos are, then sent to POST /api/entries/:id/photos. Its
+// voice recordings follow one at a time to POST /api/entries/:id/recordings, which seals each to the
+// vault as it stores it, as it does a voice note recorded here.
 
 /** A batch's sealed JSON stays well within what the server takes in one request. */
 const BATCH_BYTES = 3 * 1024 * 1024;
@@ -29,6 +32,8 @@ export interface VaultImportDeps {
   /** GET /api/vault/imported: what came in by import before the Vault, to leave out here. */
   importedBefore?(): Promise<ImportedFingerprints>;
   sendPhotos(entryId: string, form: FormData): Promise<unknown>;
+  /** POST /api/entries/:id/recordings: one recording (`file`) with its transcript, if known, and source key. */
+  sendRecording(entryId: string, form: FormData): Promise<unknown>;
   onProgress?(progress: ImportProgress): void;
   signal?: AbortSignal;
 }
@@ -45,6 +50,8 @@ interface Planned {
   /** Photos the file holds, to prepare once the entry is in; or prepared already (an entry with nothing but photos). */
   photos: ImportedPhoto[];
   ready: ReadyPhoto[] | null;
+  /** Recordings the file holds, to send once the entry (and its photos) are in. */
+  audios: Array<ImportedAudio & { path: string }>;
 }
 
 const PHOTO_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', heic: 'image/heic', heif: 'image/heif' };
@@ -82,6 +89,17 @@ async function importedBeforeVault(keys: VaultKeys, before: ImportedFingerprints
   if (known.size === 0) return () => false;
   const key = sodium.from_base64(before.key, sodium.base64_variants.URLSAFE_NO_PADDING);
   return (origin) => known.has(sodium.to_base64(sodium.crypto_auth_hmacsha256(sodium.from_string(origin), key), sodium.base64_variants.URLSAFE_NO_PADDING));
+}
+
+type AudioReason = Extract<ImportReason, `audio_${string}`>;
+
+/** How the summary counts a recording the server refused (as its own import does); null for a failure that is not the file's. */
+function refusal(error: unknown): AudioReason | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.status === 413) return 'audio_over_limit';
+  if (error.status !== 400) return null;
+  // Not audio, or longer than a voice note may be.
+  return error.message === voiceMessages.errors.notAudio ? 'audio_unreadable' : 'audio_over_limit';
 }
 
 const failureMessage = (error: unknown) => (error instanceof ImportFileError || error instanceof ApiError ? error.message : messages.importer.failed);
@@ -145,8 +163,7 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
     }
     for (const item of entry.leftOut) leave(item.reason, `${item.example} (${entry.entryDate})`);
     for (const photo of entry.photos.filter((p) => !p.path)) leave('photo_not_in_file', `${photo.fileName} (${entry.entryDate})`);
-    // Voice recordings are the server's to decode and keep: a Vault journal's import leaves them out.
-    for (const audio of entry.audios) leave('audio', `${audio.fileName} (${entry.entryDate})`);
+    for (const audio of entry.audios.filter((a) => !a.path)) leave('audio_not_in_file', `${audio.fileName} (${entry.entryDate})`);
     // Imported before the Vault was on: not sent at all (the server would not know it).
     if (cameBefore(entry.origin)) {
       leave('already_imported', entryExample(entry));
@@ -156,13 +173,14 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
     let { title, content } = entry;
     let ready: ReadyPhoto[] | null = null;
     if (content === '') {
-      // Whether an entry without words comes in at all depends on its photos: prepared now.
+      // Whether an entry without words comes in at all depends on its photos (prepared now) and recordings.
       if (photos.length > 0) {
         const outcome = await preparePhotos(entry, photos);
         for (const [reason, example] of outcome.left) leave(reason, example);
         ready = outcome.ready;
       }
-      if (!ready?.length) {
+      // An entry with a recording the file holds comes in for it, as on the server.
+      if (!ready?.length && !entry.audios.some((a) => a.path)) {
         // A title alone is the entry's text; an entry with nothing at all is left out.
         if (!title) {
           leave('empty', entryExample(entry));
@@ -183,7 +201,49 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
       word_count: countWords(content),
       sealed: [await sealSegment(deps.keys.publicKey, segment)],
     };
-    return { entry, body, photos, ready };
+    const audios = entry.audios.flatMap((a) => (a.path ? [{ ...a, path: a.path }] : []));
+    return { entry, body, photos, ready, audios };
+  }
+
+  /**
+   * Sends an entry's recordings, one at a time (each is read from the file only then), to the entry
+   * just imported. The server decodes each as it does a voice note, keeps the transcript the file
+   * gives instead of transcribing it, and adds a recording once by its source key: the recording's
+   * identity in the file, hashed like the entry's import key. Refusals are counted as the server's
+   * import counts them; any other failure stops the import.
+   */
+  async function sendRecordings(entryId: string, entry: ImportedEntry, audios: Planned['audios']): Promise<void> {
+    for (const audio of audios) {
+      if (deps.signal?.aborted) throw new DOMException('The import was stopped', 'AbortError');
+      const example = `${audio.fileName} (${entry.entryDate})`;
+      // Words longer than an entry's come only from a recording longer than a voice note may be.
+      if (reading.fileSize(audio.path) > VOICE_MAX_BYTES || (audio.transcript?.length ?? 0) > ENTRY_CONTENT_MAX) {
+        leave('audio_over_limit', example);
+        continue;
+      }
+      const raw = reading.readFile(audio.path);
+      if (!raw) {
+        leave('audio_unreadable', example);
+        continue;
+      }
+      const form = new FormData();
+      // The fields before the file: the server reads them first.
+      if (audio.transcript !== null) {
+        form.append('transcript', audio.transcript);
+        form.append('transcript_in_text', String(audio.transcriptInText));
+      }
+      form.append('source_key', `import:${keyer.of(audio.sourceKey)}`);
+      form.append('file', new Blob([new Uint8Array(raw)]), 'recording');
+      try {
+        await deps.sendRecording(entryId, form);
+      } catch (error) {
+        // The entry was deleted meanwhile (on another device): nothing to add it to, as on the server.
+        if (error instanceof ApiError && error.status === 404) return;
+        const reason = refusal(error);
+        if (!reason) throw error;
+        leave(reason, example);
+      }
+    }
   }
 
   async function flush(batch: Planned[]): Promise<void> {
@@ -203,6 +263,9 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
         ready = outcome.ready;
       }
       if (ready?.length) await sendPhotos(result.id, ready);
+      // Only to an entry this import brought in, as its photos: one found already in the journal keeps
+      // the recordings it has, so an import made again adds none twice.
+      if (planned.audios.length > 0) await sendRecordings(result.id, planned.entry, planned.audios);
     }
   }
 
