@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { JournalEntryRow, JournalPhotoRow, RefreshTokensTable } from '../src/server/db/tables';
 import { newId } from '../src/server/ids';
 import { addDays, localDate } from '../src/server/journal/dates';
-import { sealEntryText } from '../src/server/journal/entry-cipher';
+import { encryptEntryText } from '../src/server/journal/entry-cipher';
 import { loadOwner } from '../src/server/journal/owner';
 import { bumpRevision } from '../src/server/journal/repo';
 import { buildUser, signIn } from '../src/server/test/factories';
@@ -60,7 +60,7 @@ export async function seedJournal(app: FastifyInstance, days: number): Promise<{
       id,
       user_id: user.id,
       version: 1,
-      ...sealEntryText(ctx, user.id, owner.salt, { content, title: i % 4 === 0 ? `Day ${days - i}` : null, tags: next() < 0.5 ? [pick(TAGS)] : [] }),
+      ...encryptEntryText(ctx, user.id, owner.salt, { content, title: i % 4 === 0 ? `Day ${days - i}` : null, tags: next() < 0.5 ? [pick(TAGS)] : [] }),
       source: i % 3 === 0 ? 'sms' : 'web',
       sms_part: 0,
       sealed: null,

@@ -74,7 +74,7 @@ export async function addImportedRecordings(w: RecordingsWriter, entries: readon
   const named = entries.filter((e) => !e.repeated && e.audios.length > 0);
   if (named.length === 0) return;
   // As a chunk does (write-chunk.ts): no readable words go into a journal whose vault was turned on.
-  if ((await JournalWords.read(ctx.db, userId)).sealedTo) throw conflict(vaultMessages.errors.importVaultOn);
+  if ((await JournalWords.read(ctx, ctx.db, userId)).sealedTo) throw conflict(vaultMessages.errors.importVaultOn);
   const audios = named.flatMap((e) => e.audios);
   const present = await repo.existingRecordings(ctx.db, userId, audios.map((a) => a.sourceKey), audios.flatMap((a) => a.originalId ?? []));
   // Each entry as the chunk wrote it: by where it came from, or by its id (our own export).

@@ -4,7 +4,7 @@ import { ENTRY_REASONS, type ImportReason } from '../../shared/import';
 import type { AppContext } from '../context';
 import type { JournalEntriesTable, JournalImportsTable, JournalPhotoRow } from '../db/tables';
 import { newId } from '../ids';
-import { sealEntryText } from '../journal/entry-cipher';
+import { encryptEntryText } from '../journal/entry-cipher';
 import { changeJournal } from '../journal/changes';
 import { vaultMessages } from '../../shared/vault-messages';
 import { insertPhotos } from '../photos/repo';
@@ -129,7 +129,7 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
         entryRows.push({
           id: entryId,
           user_id: userId,
-          ...sealEntryText(ctx, userId, owner.salt, { title, content, tags: entry.tags }),
+          ...encryptEntryText(ctx, userId, owner.salt, { title, content, tags: entry.tags }),
           source: sms ? 'sms' : 'web',
           sms_part: part,
           entry_date: entry.entryDate,

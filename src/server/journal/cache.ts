@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
 import { inListOrder } from '../../shared/journal-order';
 import type { CachedEntry } from './cached-entry';
-import { openEntry, type OpenedEntry } from './entry-cipher';
+import { decryptEntry, type DecryptedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, findJournalSeal, listEntries, listEntryPhotos, listPhotos } from './repo';
 import { searchableText } from './search';
@@ -40,7 +40,7 @@ function bytesOf(entry: CachedEntry): number {
   return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES + recordings;
 }
 
-function toCached(entry: OpenedEntry, photos: JournalPhotoRow[], recordings: OpenedRecording[] = []): CachedEntry {
+function toCached(entry: DecryptedEntry, photos: JournalPhotoRow[], recordings: OpenedRecording[] = []): CachedEntry {
   return { ...entry, photos, recordings, foldedTags: entry.tags.map((t) => t.toLowerCase()), searchText: searchableText(entry), placed_at: entry.created_at };
 }
 
@@ -130,7 +130,7 @@ export class JournalCache {
     if (this.journals.get(userId) !== before) return this.forget(userId);
     const entries = before.entries.filter((entry) => !ids.has(entry.id));
     for (const { row, photos, recordings } of changed) {
-      if (row) entries.push(toCached(openEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos), recordings));
+      if (row) entries.push(toCached(decryptEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos), recordings));
     }
     this.store(userId, journalOf(revision, inListOrder(entries), before.vault));
   }
@@ -157,7 +157,7 @@ export class JournalCache {
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);
     }
-    const entries = inListOrder(rows.map((row) => toCached(openEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [], recordings.get(row.id) ?? [])));
+    const entries = inListOrder(rows.map((row) => toCached(decryptEntry(this.ctx, salt, row), photosByEntry.get(row.id) ?? [], recordings.get(row.id) ?? [])));
     const journal = journalOf(revision, entries, vault);
     const current = this.journals.get(userId);
     if (!current || current.revision < revision) this.store(userId, journal);

@@ -1,11 +1,11 @@
 import type { JournalPhotoRow } from '../db/tables';
 import type { OpenedRecording } from '../voice/present';
-import type { OpenedEntry } from './entry-cipher';
+import type { DecryptedEntry } from './entry-cipher';
 
 export { listOrder } from '../../shared/journal-order';
 
 /** A decrypted entry held in memory, with what the filters and search need worked out once. */
-export interface CachedEntry extends OpenedEntry {
+export interface CachedEntry extends DecryptedEntry {
   photos: JournalPhotoRow[];
   /** Its voice recordings, oldest first (a readable one's transcript opened). */
   recordings: OpenedRecording[];

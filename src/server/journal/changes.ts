@@ -38,8 +38,9 @@ class StaleSave extends Error {}
  * Runs one change to a user's journal in a transaction that also bumps the journal's revision
  * (first, so on PostgreSQL one user's writers take turns) and raises the version of every entry it
  * touched, then brings the in-memory copy up to date and tells the user's open pages. `work` is
- * given the revision this change makes and the journal's words (readable, or sealed to its vault),
- * read in the same transaction. Every write to a journal passes here, so no writer can leave an
+ * given the revision this change makes and the journal's words: the codec each entry's words,
+ * photos and recordings are written with (under the server's key, or sealed to its vault), read in
+ * the same transaction. Every write to a journal passes here, so no writer can leave an
  * entry's version behind, overwrite a change it never saw, or write readable words into a vault.
  */
 export async function changeJournal<T extends JournalChange>(
@@ -58,7 +59,7 @@ export async function changeJournal<T extends JournalChange>(
         if (version !== undefined && version !== basedOn.version) throw new StaleSave();
       }
       // Read after the revision: a vault turned on or off now is seen wholly or not at all.
-      const result = await work(trx, revision, await JournalWords.read(trx, userId));
+      const result = await work(trx, revision, await JournalWords.read(ctx, trx, userId));
       const touched = touchedEntries(result);
       await raiseVersions(trx, userId, touched);
       return { result, revision, touched };

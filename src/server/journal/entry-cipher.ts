@@ -3,7 +3,7 @@ import type { JournalEntryRow } from '../db/tables';
 import type { EntrySource } from '../../shared/journal';
 
 /** An entry's text as the owner reads it. */
-export interface OpenedEntry {
+export interface DecryptedEntry {
   id: string;
   title: string | null;
   content: string;
@@ -25,18 +25,18 @@ export interface OpenedEntry {
 }
 
 /** Encrypts what an entry says (content, title, tags) with the owner's key. */
-export function sealEntryText(ctx: AppContext, userId: string, salt: string, text: { content: string; title: string | null; tags: string[] }) {
-  const seal = (plain: string) => ctx.cipher.encrypt(userId, salt, plain);
-  return { content: seal(text.content), title: text.title === null ? null : seal(text.title), tags: seal(JSON.stringify(text.tags)) };
+export function encryptEntryText(ctx: AppContext, userId: string, salt: string, text: { content: string; title: string | null; tags: string[] }) {
+  const encrypt = (plain: string) => ctx.cipher.encrypt(userId, salt, plain);
+  return { content: encrypt(text.content), title: text.title === null ? null : encrypt(text.title), tags: encrypt(JSON.stringify(text.tags)) };
 }
 
 /** The same for a partial change: only the fields given. */
-export function sealEntryChanges(ctx: AppContext, userId: string, salt: string, text: { content?: string; title?: string | null; tags?: string[] }) {
-  const seal = (plain: string) => ctx.cipher.encrypt(userId, salt, plain);
+export function encryptEntryChanges(ctx: AppContext, userId: string, salt: string, text: { content?: string; title?: string | null; tags?: string[] }) {
+  const encrypt = (plain: string) => ctx.cipher.encrypt(userId, salt, plain);
   return {
-    ...(text.content !== undefined && { content: seal(text.content) }),
-    ...(text.title !== undefined && { title: text.title === null ? null : seal(text.title) }),
-    ...(text.tags !== undefined && { tags: seal(JSON.stringify(text.tags)) }),
+    ...(text.content !== undefined && { content: encrypt(text.content) }),
+    ...(text.title !== undefined && { title: text.title === null ? null : encrypt(text.title) }),
+    ...(text.tags !== undefined && { tags: encrypt(JSON.stringify(text.tags)) }),
   };
 }
 
@@ -55,15 +55,16 @@ export function sealedSegmentsOf(sealed: string): string[] {
   return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
 }
 
-export function openEntry(ctx: AppContext, salt: string, row: JournalEntryRow): OpenedEntry {
-  const open = (stored: string) => ctx.cipher.decrypt(row.user_id, salt, stored);
+/** An entry as its owner reads it: decrypted with their key; a Vault entry's sealed segments as they are. */
+export function decryptEntry(ctx: AppContext, salt: string, row: JournalEntryRow): DecryptedEntry {
+  const decrypt = (stored: string) => ctx.cipher.decrypt(row.user_id, salt, stored);
   const sealed = row.sealed === null ? null : sealedSegmentsOf(row.sealed);
   return {
     id: row.id,
-    // Nothing to open in a Vault entry: its words are in `sealed`, which no key here opens.
-    title: sealed || row.title === null ? null : open(row.title),
-    content: sealed ? '' : open(row.content),
-    tags: sealed ? [] : parseTags(open(row.tags)),
+    // Nothing to decrypt in a Vault entry: its words are in `sealed`, which no key here opens.
+    title: sealed || row.title === null ? null : decrypt(row.title),
+    content: sealed ? '' : decrypt(row.content),
+    tags: sealed ? [] : parseTags(decrypt(row.tags)),
     source: row.source,
     entry_date: row.entry_date,
     word_count: Number(row.word_count),

@@ -31,6 +31,7 @@ export async function addPhotos(ctx: AppContext, userId: string, entryId: string
   if (!entry) throw notFound(messages.entries.entryNotFound);
   if (uploads.length === 0) throw invalidInput(messages.entries.noPhotos);
   if (sealedFields.photo_names) return addSealedPhotos(ctx, userId, entry, sealedPhotosOf(uploads, sealedFields.photo_names, sealedFields.photo_types));
+  // Refused before any photo is decoded; the change asks the entry's words again.
   if (entry.sealed !== null) throw conflict(vaultMessages.errors.sealedPhotosOnly);
   checkPhotoRoom(uploads, await entryPhotoTotals(ctx.db, userId, entryId), false);
   const prepared = await preparePhotos(uploads);
@@ -39,10 +40,9 @@ export async function addPhotos(ctx: AppContext, userId: string, entryId: string
       // Again, now that this user's writers take turns: two uploads at once must not pass 10.
       const now = await findEntry(trx, userId, entryId);
       if (!now) throw notFound(messages.entries.entryNotFound);
-      if (now.sealed !== null) throw conflict(vaultMessages.errors.sealedPhotosOnly);
-      words.takeReadable();
+      const codec = words.readableEntry(now, vaultMessages.errors.sealedPhotosOnly);
       checkPhotoRoom(uploads, await entryPhotoTotals(trx, userId, entryId), false);
-      await savePhotos(ctx, trx, userId, entryId, prepared, written);
+      await savePhotos(ctx, trx, userId, entryId, prepared, written, codec);
       await touchEntry(trx, userId, entryId, ctx.clock.now().toISOString());
       return { entryId };
     }),

@@ -3,7 +3,7 @@ import { ENTRY_CONTENT_MAX } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { buildTestApp, type TestApp } from '../test/app';
 import { changeJournal } from './changes';
-import { sealEntryChanges } from './entry-cipher';
+import { encryptEntryChanges } from './entry-cipher';
 import { ownerSalt } from './owner';
 import * as repo from './repo';
 import { createEntry, journalUser, type JournalTestUser } from '../test/journal';
@@ -26,7 +26,7 @@ describe('editing an entry that is already over the length limit', () => {
     // Written as the old SMS path did: straight into the stored entry.
     const salt = await ownerSalt(t.app.ctx, alice.id);
     await changeJournal(t.app.ctx, alice.id, async (trx) => {
-      await repo.updateEntry(trx, alice.id, entryId, sealEntryChanges(t.app.ctx, alice.id, salt, { content: oversized }));
+      await repo.updateEntry(trx, alice.id, entryId, encryptEntryChanges(t.app.ctx, alice.id, salt, { content: oversized }));
       return { entryId };
     });
   });

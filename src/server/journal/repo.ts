@@ -154,6 +154,22 @@ export async function findJournalSeal(db: Db, userId: string): Promise<Pick<Vaul
   return db.selectFrom('vaults').select(['public_key', 'state']).where('user_id', '=', userId).executeTakeFirst();
 }
 
+/**
+ * What a journal's words are written with, in one read: the owner's key salt (undefined without a
+ * profile) and the vault, when there is one (undefined otherwise).
+ */
+export async function findJournalKeys(db: Db, userId: string): Promise<{ salt: string | undefined; seal: Pick<VaultsTable, 'public_key' | 'state'> | undefined }> {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('profiles', 'profiles.id', 'users.id')
+    .leftJoin('vaults', 'vaults.user_id', 'users.id')
+    .select(['profiles.key_salt', 'vaults.public_key', 'vaults.state'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  const seal = row?.public_key != null && row.state != null ? { public_key: row.public_key, state: row.state } : undefined;
+  return { salt: row?.key_salt ?? undefined, seal };
+}
+
 /** A sealed entry's segments replaced (a browser edit, a text appended, UNDO), with the word count the writer counted. */
 export async function replaceSegments(db: Db, userId: string, entryId: string, change: { sealed: string; word_count: number; updated_at: string }): Promise<void> {
   await db.updateTable('journal_entries').set({ ...change, content: '', title: null, tags: '[]' }).where('user_id', '=', userId).where('id', '=', entryId).execute();

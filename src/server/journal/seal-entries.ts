@@ -11,9 +11,9 @@ import { photosOfEntries, recordStaleFiles, updatePhotoFiles } from '../photos/r
 import { deleteStaleFiles } from '../photos/service';
 import { recordingsOfEntries, sealRecordingRow } from '../voice/repo';
 import { changeJournal } from './changes';
-import { openEntry } from './entry-cipher';
+import { decryptEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
-import { findEntry, findJournalSeal, listEntryPhotos, sealEntryRow } from './repo';
+import { findEntry, findJournalSeal, findSmsDayEntry, listEntryPhotos, sealEntryRow } from './repo';
 import { JournalWords } from './words';
 
 /** An entry's photo files sealed to the public key under new storage keys, before the switch. */
@@ -91,7 +91,7 @@ export async function sealEntries(ctx: AppContext, userId: string, publicKey: st
         const spoken = voice.filter((v) => v.recording.entry_id === id);
         const recordingsNow = (await recordingsOfEntries(trx, userId, [id])).filter((r) => !Number(r.sealed));
         if (recordingsNow.length !== spoken.length || recordingsNow.some((r) => !spoken.some((v) => v.recording.id === r.id && v.recording.file_path === r.file_path && v.recording.transcript === r.transcript))) continue;
-        const entry = openEntry(ctx, salt, row);
+        const entry = decryptEntry(ctx, salt, row);
         const segment: VaultSegment = { text: entry.content, ...(entry.title !== null && { title: entry.title }), ...(entry.tags.length > 0 && { tags: entry.tags }), at: entry.created_at, source: entry.source };
         await sealEntryRow(trx, userId, id, JSON.stringify([await sealSegment(publicKey, segment)]));
         for (const f of mine) {
@@ -143,7 +143,28 @@ export async function sealEntryNow(ctx: AppContext, userId: string, entryId: str
  */
 export async function sealEntryFirst(ctx: AppContext, userId: string, entry: Pick<JournalEntryRow, 'id' | 'sealed'>): Promise<void> {
   if (entry.sealed !== null) return;
-  const seal = (await JournalWords.read(ctx.db, userId)).takeSealed();
+  const seal = (await JournalWords.read(ctx, ctx.db, userId)).takeSealed();
   if (seal.state === 'unsealing') throw conflict(vaultMessages.errors.turningOff);
   await sealEntryNow(ctx, userId, entry.id);
+}
+
+/**
+ * A Vault user's entry that the sealing of their journal has not reached yet is sealed (with its
+ * photos) before the server adds to it (a voice note and its transcript), so what it adds is sealed
+ * as it goes in. Nothing happens without a vault, or while it is being turned off.
+ */
+export async function sealEntryBeforeAdding(ctx: AppContext, userId: string, entry: Pick<JournalEntryRow, 'id' | 'sealed'>): Promise<void> {
+  if (entry.sealed !== null || !(await JournalWords.read(ctx, ctx.db, userId)).sealedTo) return;
+  await sealEntryNow(ctx, userId, entry.id);
+}
+
+/**
+ * The same for the day's SMS entry, before a text joins it. Should it still be readable in the
+ * append's transaction (sealed meanwhile, or the Vault turned off), the text joins it readable and
+ * the next seal step takes both.
+ */
+export async function sealDayEntryFirst(ctx: AppContext, userId: string, entryDate: string): Promise<void> {
+  if (!(await JournalWords.read(ctx, ctx.db, userId)).sealedTo) return;
+  const entry = await findSmsDayEntry(ctx.db, userId, entryDate, false);
+  if (entry && entry.sealed === null) await sealEntryNow(ctx, userId, entry.id);
 }

@@ -1,9 +1,9 @@
-import { countWords, ENTRY_CONTENT_MAX, type CreateEntryInput, type UpdateEntryInput } from '../../shared/journal';
+import { ENTRY_CONTENT_MAX, type CreateEntryInput, type UpdateEntryInput } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
 import { vaultMessages } from '../../shared/vault-messages';
-import { conflict, invalidInput, notFound } from '../errors';
+import { invalidInput, notFound } from '../errors';
 import { newId } from '../ids';
 import { celebrateMilestones } from '../milestones/service';
 import { entryPhotoTotals } from '../photos/repo';
@@ -15,8 +15,7 @@ import { listEntryRecordings } from '../voice/repo';
 import type { CachedEntry } from './cache';
 import { changeJournal } from './changes';
 import { isCalendarDay, localDate } from './dates';
-import { openEntry, sealEntryChanges, sealEntryText } from './entry-cipher';
-import { loadOwner, ownerSalt } from './owner';
+import { loadOwner } from './owner';
 import * as repo from './repo';
 import { readEntry } from './read-entry';
 import { sealEntryFirst } from './seal-entries';
@@ -91,20 +90,20 @@ async function createPlainEntry(ctx: AppContext, userId: string, input: CreateEn
   const entryId = newId();
   await writingPhotoFiles(ctx, (written) =>
     changeJournal(ctx, userId, async (trx, _revision, words) => {
-      words.takeReadable();
+      const codec = words.takeReadable();
+      const { row } = await codec.newEntry({ text: input.content, title: input.title, tags: input.tags, at: now });
       await repo.insertEntry(trx, {
         id: entryId,
         user_id: userId,
-        ...sealEntryText(ctx, userId, owner.salt, input),
+        ...row,
         source: 'web',
         entry_date: input.entry_date ?? localDate(now, owner.timezone),
         time_zone: owner.timezone,
-        word_count: countWords(input.content),
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
       await claimKey(trx, key, entryId, now.toISOString());
-      await savePhotos(ctx, trx, userId, entryId, photos, written);
+      await savePhotos(ctx, trx, userId, entryId, photos, written, codec);
       return { entryId };
     }),
   );
@@ -151,24 +150,18 @@ async function createSealedEntry(ctx: AppContext, userId: string, input: CreateE
 /** PATCH /api/entries/:id: changes content, title or tags; content may be empty only beside photos. */
 export async function updateEntry(ctx: AppContext, userId: string, entryId: string, input: UpdateEntryInput): Promise<CachedEntry> {
   if (input.sealed) return updateSealedEntry(ctx, userId, entryId, input);
-  const salt = await ownerSalt(ctx, userId);
   await changeJournal(ctx, userId, async (trx, _revision, words) => {
     const row = await repo.findEntry(trx, userId, entryId);
     if (!row) throw notFound(messages.entries.entryNotFound);
-    if (row.sealed !== null) throw conflict(vaultMessages.errors.sealedOnly);
-    words.takeReadable();
+    const codec = words.readableEntry(row);
     // An entry that texts made longer than the limit (before continuation entries) may be edited, but not grow.
-    if (input.content !== undefined && input.content.length > ENTRY_CONTENT_MAX && input.content.length > openEntry(ctx, salt, row).content.length) {
+    if (input.content !== undefined && input.content.length > ENTRY_CONTENT_MAX && input.content.length > codec.decryptContent(row).length) {
       throw invalidInput(messages.entries.contentTooLong, { field: 'content' });
     }
     if (input.content === '' && (await entryPhotoTotals(trx, userId, entryId)).count === 0) {
       throw invalidInput(messages.entries.contentEmpty);
     }
-    await repo.updateEntry(trx, userId, entryId, {
-      ...sealEntryChanges(ctx, userId, salt, input),
-      ...(input.content !== undefined && { word_count: countWords(input.content) }),
-      updated_at: ctx.clock.now().toISOString(),
-    });
+    await codec.replace(trx, entryId, input, ctx.clock.now().toISOString());
     return { entryId };
   }, basedOn(entryId, input));
   return readEntry(ctx, userId, entryId);

@@ -1,4 +1,4 @@
-import { countWords, ENTRY_CONTENT_MAX, normalizeEntryText, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
+import { ENTRY_CONTENT_MAX, normalizeEntryText, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
@@ -11,10 +11,8 @@ import { entryPhotoTotals } from '../photos/repo';
 import { savePhotos, writingPhotoFiles, type PreparedPhoto } from '../photos/service';
 import { changeJournal } from './changes';
 import { localDate } from './dates';
-import { sealedTextBound, sealSegment } from '../crypto/sealed-box';
-import { sealEntryNow } from './seal-entries';
-import { JournalWords, type JournalSeal } from './words';
-import { sealedSegmentsOf, sealEntryText } from './entry-cipher';
+import { sealDayEntryFirst } from './seal-entries';
+import type { EntryCodec, JournalWords, SealedWords, UndoMark, Words } from './words';
 import { recordSmsProvenance, snapshotSmsDay } from './sms-undo/provenance';
 import { loadOwner, type JournalOwner } from './owner';
 import * as repo from './repo';
@@ -22,20 +20,6 @@ import * as repo from './repo';
 export interface SmsMedia {
   url: string;
   contentType: string;
-}
-
-/**
- * A Vault user's text as the webhook sealed it on arrival (sms/inbound.ts), before anything was
- * written: the box, and what the server may know of it.
- */
-export interface SealedWords {
-  /** base64 crypto_box_seal, to the vault's public key, of the segment `{text, at, source: "sms"}`. */
-  box: string;
-  /** Counted before sealing: the entry's word count, and the day's length bound (continuations). */
-  words: number;
-  length: number;
-  /** YESTERDAY: … (the words sealed are what follows the command). */
-  yesterday: boolean;
 }
 
 export interface AppendSmsInput {
@@ -132,10 +116,8 @@ export async function appendSms(ctx: AppContext, trx: Db, revision: number, word
   if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date, startedEntry: undefined };
   const now = ctx.clock.now().toISOString();
   const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
-  const vault = words.seal;
-  const dayAppend = {
+  const dayAppend: DayAppend = {
     userId,
-    salt: sms.owner.salt,
     timeZone: sms.owner.timezone,
     entryDate,
     text: sms.text,
@@ -144,13 +126,12 @@ export async function appendSms(ctx: AppContext, trx: Db, revision: number, word
     receivedAt: sms.input.receivedAt,
     now,
     lock: ctx.dbKind === 'postgres',
-    vault,
   };
-  const day = await appendToDayEntry(ctx, trx, dayAppend, photos);
+  const day = await appendToDayEntry(trx, words, dayAppend, photos);
   const entryId = day.entryId;
-  // A Vault entry's photos are sealed to its public key, exactly when the entry is.
-  if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.sealed ? vault!.public_key : null);
-  await recordSmsProvenance(ctx, trx, userId, before, { ...day, messageId, entryDate, receivedOn: sms.receivedOn, now, revision, addedPhotos: photos.length > 0 });
+  // An entry's photos are kept as its words are: sealed to the vault exactly when the entry is.
+  if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.codec);
+  await recordSmsProvenance(trx, userId, before, { ...day, messageId, entryDate, receivedOn: sms.receivedOn, now, revision, addedPhotos: photos.length > 0 });
   await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
   return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
 }
@@ -161,23 +142,11 @@ export async function appendSmsToDayEntry(ctx: AppContext, input: AppendSmsInput
   return writingPhotoFiles(ctx, (written) => changeJournal(ctx, input.userId, (trx, revision, words) => appendSms(ctx, trx, revision, words, sms, written)));
 }
 
-/**
- * A Vault user's day entry that the sealing of their journal has not reached yet is sealed (with its
- * photos) before a text joins it, so the text is sealed as it goes in. Should it still be readable in
- * the append's transaction (sealed meanwhile, or the Vault turned off), the text joins it readable
- * and the next seal step takes both.
- */
-export async function sealDayEntryFirst(ctx: AppContext, userId: string, entryDate: string): Promise<void> {
-  if (!(await JournalWords.read(ctx.db, userId)).sealedTo) return;
-  const entry = await repo.findSmsDayEntry(ctx.db, userId, entryDate, false);
-  if (entry && entry.sealed === null) await sealEntryNow(ctx, userId, entry.id);
-}
-
-/** Where a voice note went in its day: the entry, the entries it started, and whether that entry is sealed. */
+/** Where a voice note went in its day: the entry, the entries it started, and the codec that entry is written with. */
 export interface DayPlace {
   entryId: string;
   createdEntryIds: string[];
-  sealed: boolean;
+  codec: EntryCodec;
 }
 
 /**
@@ -194,7 +163,6 @@ export async function appendToSmsDay(
 ): Promise<DayPlace> {
   const day: DayAppend = {
     userId: input.owner.userId,
-    salt: input.owner.salt,
     timeZone: input.owner.timezone,
     entryDate: input.entryDate,
     text: normalizeEntryText(input.text),
@@ -204,15 +172,13 @@ export async function appendToSmsDay(
     receivedAt: input.receivedAt,
     now: ctx.clock.now().toISOString(),
     lock: ctx.dbKind === 'postgres',
-    vault: words.seal,
   };
-  const written = await appendToDayEntry(ctx, trx, day, []);
-  return { entryId: written.entryId, createdEntryIds: written.createdEntryIds, sealed: written.sealed };
+  const written = await appendToDayEntry(trx, words, day, []);
+  return { entryId: written.entryId, createdEntryIds: written.createdEntryIds, codec: written.codec };
 }
 
 interface DayAppend {
   userId: string;
-  salt: string;
   /** The account's zone as the text arrives: the zone its time is shown in. */
   timeZone: string;
   entryDate: string;
@@ -224,57 +190,38 @@ interface DayAppend {
   now: string;
   /** Lock the day entry's row (PostgreSQL). */
   lock: boolean;
-  /** The user's Vault, as the append's transaction reads it. */
-  vault: JournalSeal | undefined;
+}
+
+/** A piece of the text (or the words sealed on arrival), as the codec takes it. */
+function wordsOf(day: DayAppend, piece: string): Words {
+  return day.box ?? { text: piece, at: day.receivedAt };
 }
 
 /**
- * What an append wrote: the entry the text ended in, that entry's length before the text and its
- * whole text after, and the entries the text started. For a Vault entry (`sealed`): its number of
- * segments before the text, its sealed list after, and its word count before.
+ * What an append wrote: the entry the text ended in and UNDO's mark of it, the entries the text
+ * started, and the codec that entry is written with (its photos go the same way).
  */
 interface DayWritten {
   entryId: string;
-  lengthBefore: number;
-  content: string;
+  undo: UndoMark;
   createdEntryIds: string[];
-  sealed: boolean;
-  wordsBefore: number | null;
-}
-
-/**
- * The public key a new entry of the day is sealed to: a Vault sealing or on; null otherwise (or
- * turning off), except for words that came sealed, which only a sealed entry can hold.
- */
-function newEntriesSealedTo(day: DayAppend): string | null {
-  if (day.vault && day.vault.state !== 'unsealing') return day.vault.public_key;
-  if (!day.box) return null;
-  // Turning the vault off waits for texts sealed on arrival (vault/service.ts), so it is still here.
-  if (!day.vault) throw new Error('A text sealed on arrival, for a journal without a vault');
-  return day.vault.public_key;
-}
-
-/** A new day entry's words: encrypted with the owner's key, or one sealed segment (none for a photo-only text). */
-async function newEntryWords(ctx: AppContext, day: DayAppend, piece: string, sealedTo: string | null) {
-  if (!sealedTo) return { ...sealEntryText(ctx, day.userId, day.salt, { content: piece, title: null, tags: [] }), sealed: null, word_count: countWords(piece) };
-  if (day.box) return { content: '', title: null, tags: '[]', sealed: JSON.stringify([day.box.box]), word_count: day.box.words };
-  const segments = piece ? [await sealSegment(sealedTo, { text: piece, at: day.receivedAt.toISOString(), source: 'sms' })] : [];
-  return { content: '', title: null, tags: '[]', sealed: JSON.stringify(segments), word_count: countWords(piece) };
+  codec: EntryCodec;
 }
 
 /** Creates the day's SMS entry with the text, or adds the text to it. */
-async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos: readonly PreparedPhoto[]): Promise<DayWritten> {
-  const { userId, salt, text } = day;
+async function appendToDayEntry(trx: Db, words: JournalWords, day: DayAppend, photos: readonly PreparedPhoto[]): Promise<DayWritten> {
+  const { userId, text } = day;
   let entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
   if (!entry) {
     if (!text && !day.box && !day.hasPhotos) throw invalidInput(messages.entries.contentEmpty);
     const [first, ...rest] = splitForEntries(text);
     const id = newId();
-    const words = await newEntryWords(ctx, day, first ?? '', newEntriesSealedTo(day));
+    const codec = words.forNewEntry(day.box !== undefined);
+    const { row, undo } = await codec.newEntry(wordsOf(day, first ?? ''), 'sms');
     const inserted = await repo.insertSmsDayEntry(trx, {
       id,
       user_id: userId,
-      ...words,
+      ...row,
       source: 'sms',
       entry_date: day.entryDate,
       time_zone: day.timeZone,
@@ -282,49 +229,21 @@ async function appendToDayEntry(ctx: AppContext, trx: Db, day: DayAppend, photos
       updated_at: day.now,
     });
     if (inserted) {
-      const sealed = words.sealed !== null;
-      if (!rest.length) return { entryId: id, lengthBefore: 0, content: words.sealed ?? first ?? '', createdEntryIds: [id], sealed, wordsBefore: sealed ? 0 : null };
-      const continued = await continueDay(ctx, trx, day, (await repo.findEntry(trx, userId, id))!, rest);
+      if (!rest.length) return { entryId: id, undo, createdEntryIds: [id], codec };
+      const continued = await continueDay(trx, words, day, (await repo.findEntry(trx, userId, id))!, rest);
       return { ...continued, createdEntryIds: [id, ...continued.createdEntryIds] };
     }
     entry = await repo.findSmsDayEntry(trx, userId, day.entryDate, day.lock);
     if (!entry) throw new Error('The day entry was neither inserted nor found');
   }
-  if (entry.sealed !== null) return appendSegment(ctx, trx, day, entry, photos);
-  // Words sealed on arrival cannot join a readable entry (the vault is being turned off): the day goes on sealed.
-  if (day.box) return continueDay(ctx, trx, day, entry, []);
-  const before = ctx.cipher.decrypt(userId, salt, entry.content);
-  const content = !text ? before : before ? `${before}\n\n${text}` : text;
-  // Past the content limit, or without room for the photos: the day goes on in a continuation entry.
-  if (content.length > ENTRY_CONTENT_MAX || !(await photosAllFit(trx, userId, entry.id, photos))) {
-    return continueDay(ctx, trx, day, entry, splitForEntries(text));
+  const codec = words.forEntry(entry);
+  const append = await codec.append(entry, wordsOf(day, text));
+  // Past the content limit (or words sealed on arrival for an entry the server reads), or without
+  // room for the photos: the day goes on in a continuation entry.
+  if (!append.fits || !(await photosAllFit(trx, userId, entry.id, photos))) {
+    return continueDay(trx, words, day, entry, splitForEntries(text));
   }
-  await repo.updateEntry(trx, userId, entry.id, {
-    ...(content !== before && { content: ctx.cipher.encrypt(userId, salt, content), word_count: countWords(content) }),
-    updated_at: day.now,
-  });
-  return { entryId: entry.id, lengthBefore: before.length, content, createdEntryIds: [], sealed: false, wordsBefore: null };
-}
-
-/**
- * Adds the text to a Vault day entry as a segment sealed to the Vault's public key, without reading
- * the entry. Its length is known only as sealedTextBound tells it: the day goes on in a continuation
- * entry when that bound, the blank lines between texts and the text would pass the content limit.
- */
-async function appendSegment(ctx: AppContext, trx: Db, day: DayAppend, entry: JournalEntryRow, photos: readonly PreparedPhoto[]): Promise<DayWritten> {
-  // A sealed entry exists only beside its Vault (turning it off ends once none is left).
-  if (!day.vault) throw new Error('A sealed entry without a vault');
-  const segments = sealedSegmentsOf(entry.sealed!);
-  const hasWords = day.box !== undefined || day.text !== '';
-  const length = sealedTextBound(segments) + 2 * segments.length + (day.box?.length ?? day.text.length);
-  if ((hasWords && segments.length > 0 && length > ENTRY_CONTENT_MAX) || !(await photosAllFit(trx, day.userId, entry.id, photos))) {
-    return continueDay(ctx, trx, day, entry, splitForEntries(day.text));
-  }
-  const segment = day.box ? day.box.box : day.text ? await sealSegment(day.vault.public_key, { text: day.text, at: day.receivedAt.toISOString(), source: 'sms' }) : undefined;
-  const after = segment ? [...segments, segment] : segments;
-  const sealed = JSON.stringify(after);
-  await repo.replaceSegments(trx, day.userId, entry.id, { sealed, word_count: Number(entry.word_count) + (day.box?.words ?? countWords(day.text)), updated_at: day.now });
-  return { entryId: entry.id, lengthBefore: segments.length, content: sealed, createdEntryIds: [], sealed: true, wordsBefore: Number(entry.word_count) };
+  return { entryId: entry.id, undo: await append.write(trx, day.now), createdEntryIds: [], codec };
 }
 
 /**
@@ -333,22 +252,22 @@ async function appendSegment(ctx: AppContext, trx: Db, day: DayAppend, entry: Jo
  * that be later), so parts run in time as in number; the journal lists them in order, each just
  * below the part it continues (shared/journal-order.ts).
  */
-async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<DayWritten> {
+async function continueDay(trx: Db, words: JournalWords, day: DayAppend, latest: JournalEntryRow, pieces: readonly string[]): Promise<DayWritten> {
   let part = latest.sms_part;
   let createdAt = Math.max(day.receivedAt.getTime(), new Date(latest.created_at).getTime() + 1) - 1;
-  // A Vault day goes on sealed, as a new entry would be; while it is turned off, sealed after a sealed part.
-  const sealedTo = newEntriesSealedTo(day) ?? (latest.sealed !== null ? day.vault!.public_key : null);
-  // Sealed words are one segment, never split (the webhook's limit keeps them far below an entry's).
-  const written: DayWritten = { entryId: latest.id, lengthBefore: 0, content: '', createdEntryIds: [], sealed: sealedTo !== null, wordsBefore: sealedTo ? 0 : null };
+  const codec = words.forContinuation(latest, day.box !== undefined);
+  // Words sealed on arrival are one segment, never split (the webhook's limit keeps them far below an entry's).
+  const createdEntryIds: string[] = [];
+  let last: { entryId: string; undo: UndoMark } | undefined;
   for (const piece of pieces.length ? pieces : ['']) {
     part += 1;
     createdAt += 1;
     const id = newId();
-    const words = await newEntryWords(ctx, day, piece, sealedTo);
+    const { row, undo } = await codec.newEntry(wordsOf(day, piece), 'sms');
     const inserted = await repo.insertSmsDayEntry(trx, {
       id,
       user_id: day.userId,
-      ...words,
+      ...row,
       source: 'sms',
       entry_date: day.entryDate,
       time_zone: day.timeZone,
@@ -358,11 +277,10 @@ async function continueDay(ctx: AppContext, trx: Db, day: DayAppend, latest: Jou
     });
     // The journal's writers take turns, so the part is free; if not, the text is retried later.
     if (!inserted) throw new Error('The continuation entry already exists');
-    written.entryId = id;
-    written.content = words.sealed ?? piece;
-    written.createdEntryIds.push(id);
+    createdEntryIds.push(id);
+    last = { entryId: id, undo };
   }
-  return written;
+  return { ...last!, createdEntryIds, codec };
 }
 
 /** The text in pieces that each fit an entry (a text recorded before the webhook limit may be longer). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countWords } from '../../shared/journal';
 import { newId } from '../ids';
 import { addDays } from '../journal/dates';
-import { sealEntryText } from '../journal/entry-cipher';
+import { encryptEntryText } from '../journal/entry-cipher';
 import { loadOwner } from '../journal/owner';
 import { bumpRevision } from '../journal/repo';
 import { journalStats } from '../journal/stats';
@@ -30,7 +30,7 @@ describe('milestone counts from the date index', () => {
           .values({
             id: newId(),
             user_id: userId,
-            ...sealEntryText(ctx, userId, owner.salt, { content, title: null, tags: [] }),
+            ...encryptEntryText(ctx, userId, owner.salt, { content, title: null, tags: [] }),
             source: 'web',
             sms_part: 0,
             entry_date: day,

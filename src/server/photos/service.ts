@@ -6,13 +6,13 @@ import {
   photosWouldExceedMessage,
 } from '../../shared/journal';
 import { messages } from '../../shared/messages';
-import { SEALED_CONTENT_TYPE, sealFileName, sealPhotoBytes } from '../at-rest/photo-files';
+import { SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
 import type { JournalPhotoRow } from '../db/tables';
 import { AppError, invalidInput } from '../errors';
 import { newId } from '../ids';
-import { sealFileBytes, sealText } from '../crypto/sealed-box';
+import type { EntryCodec } from '../journal/words';
 import { cleanFileName, hasTooManyPixels, prepareImage, type PreparedImage } from './images';
 import { newPhotoKeys } from './keys';
 import { forgetStaleFiles, insertPhotos, nextPhotoPosition, staleFiles } from './repo';
@@ -65,7 +65,7 @@ export async function writingPhotoFiles<T>(ctx: AppContext, work: (written: stri
   }
 }
 
-/** A photo as it is kept: its files and name sealed (by the server's key, or to a Vault's public key). */
+/** A photo as it is kept: its files and name encrypted with the server's key, or sealed to a Vault's public key. */
 interface PhotoToStore {
   full: Buffer;
   thumb: Buffer;
@@ -104,8 +104,8 @@ async function storePhotos(ctx: AppContext, trx: Db, userId: string, entryId: st
 
 /**
  * Stores prepared photos (full image and thumbnail) and records them, inside the caller's
- * transaction. Files and file names are encrypted with the owner's key (at-rest/photo-files.ts), or,
- * for a Vault entry, sealed to `vaultKey` (the Vault's public key: the server keeps no way to open them).
+ * transaction. Files and file names are kept as the entry's codec keeps them (journal/words):
+ * encrypted with the owner's key, or, for a Vault entry, sealed to the Vault's public key.
  */
 export async function savePhotos(
   ctx: AppContext,
@@ -114,32 +114,17 @@ export async function savePhotos(
   entryId: string,
   photos: readonly PreparedPhoto[],
   written: string[],
-  vaultKey: string | null = null,
+  codec: Pick<EntryCodec, 'photo'>,
 ): Promise<void> {
   if (photos.length === 0) return;
   const stored: PhotoToStore[] = [];
-  if (vaultKey) {
-    for (const photo of photos) {
-      stored.push({ ...photo, full: await sealFileBytes(vaultKey, photo.full), thumb: await sealFileBytes(vaultKey, photo.thumb), fileName: await sealText(vaultKey, photo.fileName), size: photo.full.length });
-    }
-  } else {
-    const salt = await ownerSaltIn(ctx, trx, userId);
-    for (const photo of photos) {
-      stored.push({ ...photo, full: sealPhotoBytes(ctx, userId, salt, photo.full), thumb: sealPhotoBytes(ctx, userId, salt, photo.thumb), fileName: sealFileName(ctx, userId, salt, photo.fileName), size: photo.full.length });
-    }
-  }
+  for (const photo of photos) stored.push({ ...photo, ...(await codec.photo(photo)), size: photo.full.length });
   await storePhotos(ctx, trx, userId, entryId, stored, written);
 }
 
 /** Stores a Vault entry's photos as the browser sealed them, inside the caller's transaction. */
 export async function saveSealedPhotos(ctx: AppContext, trx: Db, userId: string, entryId: string, photos: readonly SealedPhoto[], written: string[]): Promise<void> {
   await storePhotos(ctx, trx, userId, entryId, photos, written);
-}
-
-/** The owner's key salt, read in the caller's transaction (SQLite has one connection: ctx.db would wait on it). */
-async function ownerSaltIn(ctx: AppContext, trx: Db, userId: string): Promise<string> {
-  const { key_salt: salt } = await trx.selectFrom('profiles').select('key_salt').where('id', '=', userId).executeTakeFirstOrThrow();
-  return salt;
 }
 
 export async function removePhotoFiles(ctx: AppContext, photos: readonly Pick<JournalPhotoRow, 'file_path' | 'thumb_path'>[]): Promise<void> {

@@ -5,7 +5,7 @@ import { createEntry, journalUser, listEntries, multipart, testImage, type Journ
 import { buildSmsTestApp, textJournal, type SmsTestApp } from '../test/sms';
 import { buildUser, bearer, signIn } from '../test/factories';
 import { newId } from '../ids';
-import { sealEntryText } from '../journal/entry-cipher';
+import { encryptEntryText } from '../journal/entry-cipher';
 import { ownerSalt } from '../journal/owner';
 import { bumpRevision } from '../journal/repo';
 import { loadSodium } from '../crypto/sodium';
@@ -148,7 +148,7 @@ describe('turning the vault on seals the journal already written', () => {
     const salt = await ownerSalt(t.ctx, user.id);
     await t.ctx.db
       .insertInto('journal_entries')
-      .values({ id: newId(), user_id: user.id, ...sealEntryText(t.ctx, user.id, salt, { content: 'Straggler', title: null, tags: [] }), source: 'web', entry_date: '2026-11-25', word_count: 1, created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
+      .values({ id: newId(), user_id: user.id, ...encryptEntryText(t.ctx, user.id, salt, { content: 'Straggler', title: null, tags: [] }), source: 'web', entry_date: '2026-11-25', word_count: 1, created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
       .execute();
     await bumpRevision(t.ctx.db, user.id);
     expect((await vaultRequest(t, user, 'GET', '/api/vault')).json()).toMatchObject({ state: 'on', sealed_entries: 1, total_entries: 2 });

@@ -8,7 +8,7 @@ import type { JournalRecordingRow } from '../db/tables';
 import { AppError, conflict, invalidInput, notFound } from '../errors';
 import { TRANSCRIPTIONS } from '../jobs/wakeups';
 import { changeJournal } from '../journal/changes';
-import { sealEntryText } from '../journal/entry-cipher';
+import { encryptEntryText } from '../journal/entry-cipher';
 import { ownerSalt } from '../journal/owner';
 import { presentPhoto } from '../journal/present';
 import { findEntry, listEntryPhotos } from '../journal/repo';
@@ -165,7 +165,7 @@ export async function saveOpenedEntries(ctx: AppContext, userId: string, input: 
           photosNow.every((p) => before.some((b) => b.id === p.id && b.file_path === p.file_path)) &&
           sameRecordings(spokenNow, spokenBefore);
         if (!unchanged) return { entryId: '', done: false, pending: false };
-        const text = sealEntryText(ctx, userId, salt, { content: entry.content, title: entry.title, tags: entry.tags });
+        const text = encryptEntryText(ctx, userId, salt, { content: entry.content, title: entry.title, tags: entry.tags });
         await repo.unsealEntryRow(trx, userId, entry.id, { ...text, word_count: countWords(entry.content) });
         for (const photo of photos) {
           await updatePhotoFiles(trx, userId, photo.id, { file_path: photo.file, thumb_path: photo.thumb, file_name: sealFileName(ctx, userId, salt, photo.fileName) });

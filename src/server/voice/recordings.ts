@@ -1,24 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { countWords, ENTRY_CONTENT_MAX, normalizeEntryText, type EntryRecording } from '../../shared/journal';
+import { normalizeEntryText, type EntryRecording } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { voiceMessages } from '../../shared/voice-messages';
-import { isSealedPhoto, openPhotoBytes, SEALED_CONTENT_TYPE, sealPhotoBytes } from '../at-rest/photo-files';
+import { isSealedPhoto, openPhotoBytes, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
-import { isVaultFile, sealFileBytes, sealSegment, sealText } from '../crypto/sealed-box';
+import { isVaultFile } from '../crypto/sealed-box';
 import type { Db } from '../db/database';
-import type { JournalRecordingRow, RecordingOrigin } from '../db/tables';
+import type { JournalEntryRow, JournalRecordingRow, RecordingOrigin } from '../db/tables';
 import { conflict, notFound } from '../errors';
 import { newId } from '../ids';
 import { TRANSCRIPTIONS } from '../jobs/wakeups';
 import { changeJournal } from '../journal/changes';
 import { localDate } from '../journal/dates';
-import { loadOwner, ownerSalt, type JournalOwner } from '../journal/owner';
-import { findEntry, replaceSegments, touchEntry, updateEntry } from '../journal/repo';
-import { sealEntryFirst } from '../journal/seal-entries';
-import { sealedSegmentsOf } from '../journal/entry-cipher';
-import { appendToSmsDay, sealDayEntryFirst } from '../journal/sms-entries';
-import { JournalWords } from '../journal/words';
+import { loadOwner, ownerSalt } from '../journal/owner';
+import { findEntry, touchEntry } from '../journal/repo';
+import { sealDayEntryFirst, sealEntryBeforeAdding } from '../journal/seal-entries';
+import { appendToSmsDay } from '../journal/sms-entries';
+import type { EntryCodec } from '../journal/words';
 import { writingPhotoFiles } from '../photos/service';
 import { probeAudio } from './audio';
 import { openRecordingRows, presentRecording } from './present';
@@ -105,12 +104,11 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
   const probed = await probeAudio(input.audio, ctx.config.voice.maxSeconds);
   const owner = await loadOwner(ctx, userId);
   const entryDate = input.entryDate ?? localDate(input.receivedAt, owner.timezone);
-  const vault = (await JournalWords.read(ctx.db, userId)).sealedTo;
   if (input.entryId) {
     const entry = await findEntry(ctx.db, userId, input.entryId);
     if (!entry) throw notFound(messages.entries.entryNotFound);
-    if (vault) await sealEntryFirst(ctx, userId, entry);
-  } else if (vault) {
+    await sealEntryBeforeAdding(ctx, userId, entry);
+  } else {
     await sealDayEntryFirst(ctx, userId, entryDate);
   }
   let transcript = input.transcript === undefined ? null : input.transcript;
@@ -125,25 +123,25 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
       const words_ = input.transcriptInText ? '' : (transcript ?? '');
       let entryId: string;
       let changedEntryIds: string[] = [];
-      let sealedTo: string | null;
+      // The recording is kept as its entry's words are: under the owner's key, or sealed to the vault.
+      let codec: EntryCodec;
       if (input.entryId) {
         const entry = await findEntry(trx, userId, input.entryId);
         if (!entry) throw notFound(messages.entries.entryNotFound);
         entryId = entry.id;
-        sealedTo = entry.sealed !== null ? sealKeyOf(words) : null;
-        if (words_) await appendWords(ctx, trx, owner, entryId, words_, input.receivedAt, sealedTo, input.keepEntryTime);
+        codec = words.forEntry(entry);
+        if (words_) await appendWords(ctx, trx, codec, entry, words_, input.receivedAt, input.keepEntryTime);
       } else {
         const place = await appendToSmsDay(ctx, trx, words, { owner, entryDate, receivedAt: input.receivedAt, text: words_ });
         entryId = place.entryId;
         changedEntryIds = place.createdEntryIds;
-        sealedTo = place.sealed ? sealKeyOf(words) : null;
+        codec = place.codec;
       }
       // A sealed note still to be heard is held by this instance (its claim) for its one try in memory.
       const status = transcript !== null ? 'done' : transcriptionConfigured(ctx) ? 'pending' : 'failed';
-      const heldHere = status === 'pending' && sealedTo !== null;
+      const heldHere = status === 'pending' && codec.sealed;
       const key = newRecordingKey(userId, entryId, now, probed.mimeType);
-      const stored = sealedTo ? await sealFileBytes(sealedTo, input.audio) : sealPhotoBytes(ctx, userId, owner.salt, input.audio);
-      await ctx.storage.put(key, stored, SEALED_CONTENT_TYPE);
+      await ctx.storage.put(key, await codec.audio(input.audio), SEALED_CONTENT_TYPE);
       written.push(key);
       const row: JournalRecordingRow = {
         id: newId(),
@@ -154,9 +152,9 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
         duration_seconds: probed.durationSeconds,
         file_size: input.audio.length,
         origin: input.origin,
-        sealed: sealedTo ? 1 : 0,
+        sealed: codec.sealed ? 1 : 0,
         source_key: input.sourceKey ?? null,
-        transcript: sealedTo ? await sealText(sealedTo, JSON.stringify({ transcript })) : transcript !== null ? ctx.cipher.encrypt(userId, owner.salt, transcript) : null,
+        transcript: await codec.transcript(transcript),
         transcript_status: status,
         transcribe_attempts: 0,
         transcribe_next_at: status === 'pending' ? now.toISOString() : null,
@@ -202,33 +200,15 @@ async function hearSealedNote(ctx: AppContext, row: JournalRecordingRow, audio: 
   else await recordTranscript(ctx, row.id, row.user_id, transcript);
 }
 
-/** The vault's public key, for words going into a sealed entry (one exists only beside its vault). */
-function sealKeyOf(words: JournalWords): string {
-  if (!words.seal) throw new Error('A sealed entry without a vault');
-  return words.seal.public_key;
-}
-
 /**
- * Appends words (a transcript) to an entry as a paragraph, the way an inbound text is appended:
- * readable under the owner's key, or a segment sealed to `sealedTo` for a sealed entry. Past the
- * entry's length limit the words stay only on the recording. `keepTime`: the entry's last change stays
- * as it was (an import's, whose time the file gives).
+ * Appends words (a transcript) to an entry as a paragraph, the way an inbound text is appended, in
+ * the entry's codec: readable under the owner's key, or a segment sealed to the vault. Where the
+ * codec finds no room (a readable entry past its length limit) the words stay only on the
+ * recording. `keepTime`: the entry's last change stays as it was (an import's, whose time the file gives).
  */
-async function appendWords(ctx: AppContext, trx: Db, owner: JournalOwner, entryId: string, text: string, at: Date, sealedTo: string | null, keepTime = false): Promise<void> {
-  const entry = await findEntry(trx, owner.userId, entryId);
-  if (!entry) return;
+async function appendWords(ctx: AppContext, trx: Db, codec: EntryCodec, entry: JournalEntryRow, text: string, at: Date, keepTime = false): Promise<void> {
   const updatedAt = keepTime ? entry.updated_at : ctx.clock.now().toISOString();
-  if (entry.sealed !== null) {
-    if (!sealedTo) throw new Error('A sealed entry without a vault');
-    const segments = sealedSegmentsOf(entry.sealed);
-    const segment = await sealSegment(sealedTo, { text, at: at.toISOString(), source: entry.source === 'sms' ? 'sms' : 'web' });
-    await replaceSegments(trx, owner.userId, entryId, { sealed: JSON.stringify([...segments, segment]), word_count: Number(entry.word_count) + countWords(text), updated_at: updatedAt });
-    return;
-  }
-  const before = ctx.cipher.decrypt(owner.userId, owner.salt, entry.content);
-  const content = before ? `${before}\n\n${text}` : text;
-  if (content.length > ENTRY_CONTENT_MAX) return;
-  await updateEntry(trx, owner.userId, entryId, { content: ctx.cipher.encrypt(owner.userId, owner.salt, content), word_count: countWords(content), updated_at: updatedAt });
+  await codec.appendIfRoom(trx, entry, { text, at }, updatedAt);
 }
 
 /**
@@ -237,17 +217,14 @@ async function appendWords(ctx: AppContext, trx: Db, owner: JournalOwner, entryI
  * deleted meanwhile, or already transcribed, is left as it is. Answers whether it was recorded.
  */
 export async function recordTranscript(ctx: AppContext, recordingId: string, userId: string, transcript: string): Promise<boolean> {
-  const owner = await loadOwner(ctx, userId);
   const text = normalizeEntryText(transcript);
   const done = await changeJournal(ctx, userId, async (trx, _revision, words) => {
     const row = await findRecording(trx, userId, recordingId);
     if (!row || row.transcript_status === 'done') return { entryId: '', recorded: false };
     const entry = await findEntry(trx, userId, row.entry_id);
-    const sealedTo = entry && entry.sealed !== null ? sealKeyOf(words) : null;
-    if (text) await appendWords(ctx, trx, owner, row.entry_id, text, ctx.clock.now(), sealedTo);
-    const sealedRow = Number(row.sealed) ? sealKeyOf(words) : null;
+    if (text && entry) await appendWords(ctx, trx, words.forEntry(entry), entry, text, ctx.clock.now());
     await updateRecording(trx, userId, recordingId, {
-      transcript: sealedRow ? await sealText(sealedRow, JSON.stringify({ transcript: text })) : ctx.cipher.encrypt(userId, owner.salt, text),
+      transcript: await words.forRecording(row).transcript(text),
       transcript_status: 'done',
       transcribe_next_at: null,
       transcribe_claimed_at: null,

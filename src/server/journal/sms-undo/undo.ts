@@ -1,4 +1,3 @@
-import { countWords } from '../../../shared/journal';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { JournalPhotoRow, JournalSmsUndoTable } from '../../db/tables';
@@ -6,9 +5,7 @@ import { removePhotoFiles } from '../../photos/service';
 import { changeJournal } from '../changes';
 import { localDate } from '../dates';
 import { loadOwner } from '../owner';
-import { deleteEntry, findAppliedSms, findEntry, replaceSegments, updateEntry } from '../repo';
-import { sealedSegmentsOf } from '../entry-cipher';
-import { contentHash, sealedListHash } from './provenance';
+import { deleteEntry, findAppliedSms, findEntry } from '../repo';
 import { countEntryPhotos, deletePhotoRows, latestUndoable, markUndone, photosById, undoneBy } from './repo';
 
 type UndoOutcome =
@@ -32,7 +29,7 @@ export async function undoLastText(ctx: AppContext, userId: string, undoMessageI
 
   const removedPhotos: JournalPhotoRow[] = [];
   const alsoChanged: string[] = [];
-  const { outcome } = await changeJournal(ctx, userId, async (trx) => {
+  const { outcome } = await changeJournal(ctx, userId, async (trx, _revision, words) => {
     const now = ctx.clock.now().toISOString();
     const again = await undoneBy(trx, userId, undoMessageId);
     if (again) return { entryId: again.entry_id, outcome: await alreadyUndone(trx, userId, again) };
@@ -45,11 +42,9 @@ export async function undoLastText(ctx: AppContext, userId: string, undoMessageI
         await markUndone(trx, userId, record.message_id, now, undoMessageId);
         continue;
       }
-      // A Vault entry is undone by its segments, never read: the text was the segment after length_before.
-      const sealed = entry.sealed === null ? null : sealedSegmentsOf(entry.sealed);
-      const content = sealed ? '' : ctx.cipher.decrypt(userId, owner.salt, entry.content);
-      const unchanged = sealed ? sealedListHash(ctx, userId, entry.sealed!) === record.content_hash : contentHash(ctx, userId, content) === record.content_hash;
-      if (!unchanged) {
+      // The entry's codec takes the text back (a Vault entry by its segments, never read), if nothing changed it since.
+      const back = words.forEntry(entry).takeBack(entry, record);
+      if (!back) {
         return { entryId: entry.id, outcome: { status: 'edited', entryDate: entry.entry_date } as UndoOutcome };
       }
       const photos = await photosById(trx, userId, JSON.parse(record.photo_ids) as string[]);
@@ -60,29 +55,12 @@ export async function undoLastText(ctx: AppContext, userId: string, undoMessageI
         if (id === entry.id) continue;
         const started = await findEntry(trx, userId, id);
         if ((await countEntryPhotos(trx, userId, id)) === 0) await deleteEntry(trx, userId, id);
-        else if (started?.sealed != null) await replaceSegments(trx, userId, id, { sealed: '[]', word_count: 0, updated_at: now });
-        else await updateEntry(trx, userId, id, { content: ctx.cipher.encrypt(userId, owner.salt, ''), word_count: 0, updated_at: now });
+        else if (started) await words.forEntry(started).clear(trx, id, now);
         alsoChanged.push(id);
       }
-      const photosLeft = await countEntryPhotos(trx, userId, entry.id);
-      let entryDeleted: boolean;
-      if (sealed) {
-        const rest = sealed.slice(0, record.length_before);
-        entryDeleted = rest.length === 0 && photosLeft === 0;
-        if (entryDeleted) await deleteEntry(trx, userId, entry.id);
-        else await replaceSegments(trx, userId, entry.id, { sealed: JSON.stringify(rest), word_count: record.words_before ?? Number(entry.word_count), updated_at: now });
-      } else {
-        // The text went on the end, after a blank line: what was there before is the start.
-        const rest = content.slice(0, record.length_before);
-        entryDeleted = rest === '' && photosLeft === 0;
-        if (entryDeleted) await deleteEntry(trx, userId, entry.id);
-        else {
-          await updateEntry(trx, userId, entry.id, {
-            ...(rest !== content && { content: ctx.cipher.encrypt(userId, owner.salt, rest), word_count: countWords(rest) }),
-            updated_at: now,
-          });
-        }
-      }
+      const entryDeleted = back.empty && (await countEntryPhotos(trx, userId, entry.id)) === 0;
+      if (entryDeleted) await deleteEntry(trx, userId, entry.id);
+      else await back.write(trx, now);
       await markUndone(trx, userId, record.message_id, now, undoMessageId);
       return { entryId: entry.id, changedEntryIds: alsoChanged, outcome: { status: 'undone', entryDate: entry.entry_date, photos: photos.length, entryDeleted } as UndoOutcome };
     }
