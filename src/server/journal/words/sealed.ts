@@ -72,10 +72,11 @@ export class SealedCodec implements EntryCodec {
     };
   }
 
-  /** The transcript goes on as a segment whatever the entry's bound says (a sealed entry has no length the server could check). */
+  /** A transcript goes on as a segment while the entry's bound has room, as in a readable entry; past it, it stays only on its recording. */
   async appendIfRoom(trx: Db, entry: JournalEntryRow, words: PlainWords, updatedAt: string): Promise<boolean> {
-    await (await this.append(entry, words)).write(trx, updatedAt);
-    return true;
+    const append = await this.append(entry, words);
+    if (append.fits) await append.write(trx, updatedAt);
+    return append.fits;
   }
 
   /** The text was the segments after `length_before`; the word count goes back to the one recorded. */

@@ -149,6 +149,12 @@ describe('a journal’s words codec', () => {
       // A blank line, then the words: exactly the limit fits (a sealed entry's length is bounded by its sealed size).
       expect(await fits('y'.repeat(8))).toBe(true);
       expect(await fits('y'.repeat(9))).toBe(false);
+      // A transcript past the limit stays only on its recording, sealed entry or not (an entry opened
+      // again when the vault is turned off must be within the limit).
+      const added = await changeJournal(ctx(), user.id, async (trx, _revision, w) => ({ entryId: entry.id, added: await w.forEntry(entry).appendIfRoom(trx, entry, { text: 'y'.repeat(9), at }, at.toISOString()) }));
+      expect(added.added).toBe(false);
+      const after = await row(user, entry.id);
+      expect([after.content, after.sealed, after.word_count]).toEqual([entry.content, entry.sealed, entry.word_count]);
     }
     for (const user of [alice, bob]) {
       const receivedAt = new Date('2026-11-24T15:00:00Z');
