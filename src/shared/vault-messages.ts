@@ -43,7 +43,7 @@ export const vaultMessages = {
     'the day each entry belongs to, and its time zone',
     'counts: entries, words, streaks, and the days you wrote (recaps and milestones use only these)',
     'the words of a text as it arrives, before it is sealed; they are never logged or kept',
-    'a voice note, a call or an imported voice recording as it arrives: the server, and the transcription service it is sent to, hear it once to write its transcript (an imported one may bring its transcript along), then it is sealed with its transcript; how long it is stays visible',
+    'a voice note, a call or an imported voice recording as it arrives: the server (and a transcription service, where the server sends notes to one) hears it once to write its transcript (an imported one may bring its transcript along), then it is sealed with its transcript; how long it is stays visible',
   ],
   serverCannotSee: 'Once sealed, no one running Jotline can read your entries, titles, tags or photos: not from the database, not from a backup, and not with the server and its keys.',
   lossWarning: 'If you forget your vault passphrase and lose your recovery code, no one can ever read your journal again. Not you, and not us: we cannot reset it.',
