@@ -1,5 +1,5 @@
 import { PHOTO_MAX_BYTES, PHOTOS_PER_ENTRY_MAX, PHOTOS_PER_ENTRY_MAX_BYTES } from '../../shared/journal';
-import { SEALED_CONTENT_TYPE, sealFileName, sealPhotoBytes } from '../at-rest/photo-files';
+import { STORED_CONTENT_TYPE, encryptFileName, encryptPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
 import { newId } from '../ids';
@@ -60,9 +60,9 @@ export async function preparePhotos(
 export async function storePhotoFiles(ctx: AppContext, owner: { userId: string; salt: string }, entryId: string, photo: PreparedPhoto, written: string[]): Promise<JournalPhotoRow> {
   const now = ctx.clock.now();
   const keys = newPhotoKeys(owner.userId, entryId, now, photo.ext);
-  await ctx.storage.put(keys.file, sealPhotoBytes(ctx, owner.userId, owner.salt, photo.full), SEALED_CONTENT_TYPE);
+  await ctx.storage.put(keys.file, encryptPhotoBytes(ctx, owner.userId, owner.salt, photo.full), STORED_CONTENT_TYPE);
   written.push(keys.file);
-  await ctx.storage.put(keys.thumb, sealPhotoBytes(ctx, owner.userId, owner.salt, photo.thumb), SEALED_CONTENT_TYPE);
+  await ctx.storage.put(keys.thumb, encryptPhotoBytes(ctx, owner.userId, owner.salt, photo.thumb), STORED_CONTENT_TYPE);
   written.push(keys.thumb);
   return {
     id: newId(),
@@ -70,7 +70,7 @@ export async function storePhotoFiles(ctx: AppContext, owner: { userId: string; 
     user_id: owner.userId,
     file_path: keys.file,
     thumb_path: keys.thumb,
-    file_name: sealFileName(ctx, owner.userId, owner.salt, photo.fileName),
+    file_name: encryptFileName(ctx, owner.userId, owner.salt, photo.fileName),
     file_size: photo.full.length,
     mime_type: photo.mimeType,
     position: 0,

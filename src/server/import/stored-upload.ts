@@ -1,5 +1,5 @@
 import { buffer } from 'node:stream/consumers';
-import { openPhotoBytes, SEALED_CONTENT_TYPE, sealPhotoBytes } from '../at-rest/photo-files';
+import { decryptPhotoBytes, STORED_CONTENT_TYPE, encryptPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 
 // An upload waits for its import in the photo store, which every instance shares, so any of them can
@@ -19,13 +19,13 @@ export interface UploadRef {
 const partKey = (ref: Omit<UploadRef, 'salt'>, index: number) => `${ref.userId}/imports/${ref.importId}/${String(index).padStart(5, '0')}.part`;
 
 export async function storePart(ctx: AppContext, ref: UploadRef, index: number, bytes: Buffer): Promise<void> {
-  await ctx.storage.put(partKey(ref, index), sealPhotoBytes(ctx, ref.userId, ref.salt, bytes), SEALED_CONTENT_TYPE);
+  await ctx.storage.put(partKey(ref, index), encryptPhotoBytes(ctx, ref.userId, ref.salt, bytes), STORED_CONTENT_TYPE);
 }
 
 export async function readPart(ctx: AppContext, ref: UploadRef, index: number): Promise<Buffer> {
   const stored = await ctx.storage.get(partKey(ref, index));
   if (!stored) throw new Error(`Part ${index} of the upload is missing`);
-  return openPhotoBytes(ctx, ref.userId, ref.salt, await buffer(stored.stream));
+  return decryptPhotoBytes(ctx, ref.userId, ref.salt, await buffer(stored.stream));
 }
 
 /** Removes the upload's parts (once its import is over, or when it is refused). */

@@ -1,4 +1,4 @@
-import { openPhotoRows } from '../at-rest/photo-files';
+import { decryptPhotoRows } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalPhotoRow } from '../db/tables';
 import { inListOrder } from '../../shared/journal-order';
@@ -130,7 +130,7 @@ export class JournalCache {
     if (this.journals.get(userId) !== before) return this.forget(userId);
     const entries = before.entries.filter((entry) => !ids.has(entry.id));
     for (const { row, photos, recordings } of changed) {
-      if (row) entries.push(toCached(decryptEntry(this.ctx, salt, row), openPhotoRows(this.ctx, userId, salt, photos), recordings));
+      if (row) entries.push(toCached(decryptEntry(this.ctx, salt, row), decryptPhotoRows(this.ctx, userId, salt, photos), recordings));
     }
     this.store(userId, journalOf(revision, inListOrder(entries), before.vault));
   }
@@ -152,7 +152,7 @@ export class JournalCache {
       findJournalSeal(this.ctx.db, userId).then((row) => row !== undefined),
     ]);
     const photosByEntry = new Map<string, JournalPhotoRow[]>();
-    for (const photo of openPhotoRows(this.ctx, userId, salt, photoRows)) {
+    for (const photo of decryptPhotoRows(this.ctx, userId, salt, photoRows)) {
       const list = photosByEntry.get(photo.entry_id);
       if (list) list.push(photo);
       else photosByEntry.set(photo.entry_id, [photo]);

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import type { VaultSegment } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
-import { readPhotoFile, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
+import { readPhotoFile, STORED_CONTENT_TYPE } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalEntryRow, JournalPhotoRow, JournalRecordingRow } from '../db/tables';
 import { conflict } from '../errors';
@@ -32,7 +32,7 @@ async function sealPhotoFiles(ctx: AppContext, userId: string, publicKey: string
   for (const [from, to, field] of [[photo.file_path, keys.file, 'file'], [photo.thumb_path, keys.thumb, 'thumb']] as const) {
     const stored = await readPhotoFile(ctx, from);
     if (!stored || isVaultFile(stored.bytes)) continue;
-    await ctx.storage.put(to, await sealFileBytes(publicKey, stored.bytes), SEALED_CONTENT_TYPE);
+    await ctx.storage.put(to, await sealFileBytes(publicKey, stored.bytes), STORED_CONTENT_TYPE);
     sealed.written.push(to);
     sealed[field] = to;
   }
@@ -51,7 +51,7 @@ async function sealRecordingFile(ctx: AppContext, userId: string, publicKey: str
   const stored = await readPhotoFile(ctx, recording.file_path);
   if (!stored || isVaultFile(stored.bytes)) return sealed;
   const key = newPhotoKeys(userId, recording.entry_id, ctx.clock.now(), extname(recording.file_path).slice(1) || 'bin').file;
-  await ctx.storage.put(key, await sealFileBytes(publicKey, stored.bytes), SEALED_CONTENT_TYPE);
+  await ctx.storage.put(key, await sealFileBytes(publicKey, stored.bytes), STORED_CONTENT_TYPE);
   sealed.written.push(key);
   sealed.file = key;
   return sealed;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { isSealedPhoto, openPhotoBytes, photoKeyId, SEALED_CONTENT_TYPE, sealPhotoBytes } from '../at-rest/photo-files';
+import { isEncryptedPhoto, decryptPhotoBytes, photoKeyId, STORED_CONTENT_TYPE, encryptPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
 import { resealValue } from './reseal-value';
@@ -114,15 +114,15 @@ async function resealPhotoFile(ctx: AppContext, owner: Owner, photoId: string, k
   const stored = await ctx.storage.get(key);
   if (!stored) return;
   const bytes = await readAll(stored.stream);
-  if (!isSealedPhoto(bytes) || photoKeyId(ctx, bytes) === ctx.cipher.keyId) return;
+  if (!isEncryptedPhoto(bytes) || photoKeyId(ctx, bytes) === ctx.cipher.keyId) return;
   let plain: Buffer;
   try {
-    plain = openPhotoBytes(ctx, owner.userId, owner.salt, bytes);
+    plain = decryptPhotoBytes(ctx, owner.userId, owner.salt, bytes);
   } catch {
     counts.unreadable += 1;
     return;
   }
-  await ctx.storage.replace(key, sealPhotoBytes(ctx, owner.userId, owner.salt, plain), SEALED_CONTENT_TYPE);
+  await ctx.storage.replace(key, encryptPhotoBytes(ctx, owner.userId, owner.salt, plain), STORED_CONTENT_TYPE);
   const stillThere = await ctx.db.selectFrom('journal_photos').select('id').where('id', '=', photoId).executeTakeFirst();
   if (!stillThere) await ctx.storage.delete(key);
   else counts.photoFiles += 1;

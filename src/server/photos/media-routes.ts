@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../shared/messages';
-import { readPhotoFile, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
+import { readPhotoFile, STORED_CONTENT_TYPE } from '../at-rest/photo-files';
 import { forbidden, notFound } from '../errors';
 import { isVaultFile } from '../crypto/sealed-box';
 import { thumbKeyOf } from './keys';
@@ -33,7 +33,7 @@ export async function mediaRoutes(plain: FastifyInstance): Promise<void> {
     reply
       .header('cache-control', `private, max-age=${secondsLeft(ctx, exp!)}`)
       .header('accept-ranges', 'bytes')
-      .type(isVaultFile(photo.bytes) ? SEALED_CONTENT_TYPE : photo.contentType);
+      .type(isVaultFile(photo.bytes) ? STORED_CONTENT_TYPE : photo.contentType);
     // A player seeking in a voice recording asks for a part of it.
     const range = byteRange(request.headers.range, photo.bytes.length);
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${photo.bytes.length}`).send();

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../shared/journal';
 import { messages } from '../../shared/messages';
-import { SEALED_OVERHEAD_BYTES } from '../at-rest/photo-files';
+import { ENCRYPTED_OVERHEAD_BYTES } from '../at-rest/photo-files';
 import { createEntry, journalUser, multipart, noisyPng, testImage, type JournalTestUser, type TestFile } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { bearer, signIn } from '../test/factories';
@@ -243,7 +243,7 @@ describe('the app’s photo storage', () => {
       const stored = await t.app.ctx.storage.get(key);
       stored!.stream.destroy();
       // Stored encrypted: the header, IV and tag on top of the photo's own size.
-      expect(stored!.size).toBe(photo.file_size + SEALED_OVERHEAD_BYTES);
+      expect(stored!.size).toBe(photo.file_size + ENCRYPTED_OVERHEAD_BYTES);
       const [cached] = await t.app.ctx.journalCache.entries(user.id);
       expect(cached!.photos.map((p) => p.file_path)).toEqual([key]);
       expect((await t.app.inject({ method: 'GET', url: photo.url })).statusCode).toBe(200);

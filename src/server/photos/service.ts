@@ -6,7 +6,7 @@ import {
   photosWouldExceedMessage,
 } from '../../shared/journal';
 import { messages } from '../../shared/messages';
-import { SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
+import { STORED_CONTENT_TYPE } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
 import type { JournalPhotoRow } from '../db/tables';
@@ -82,9 +82,9 @@ async function storePhotos(ctx: AppContext, trx: Db, userId: string, entryId: st
   let position = await nextPhotoPosition(trx, userId, entryId);
   for (const photo of photos) {
     const keys = newPhotoKeys(userId, entryId, now, photo.ext);
-    await storage.put(keys.file, photo.full, SEALED_CONTENT_TYPE);
+    await storage.put(keys.file, photo.full, STORED_CONTENT_TYPE);
     written.push(keys.file);
-    await storage.put(keys.thumb, photo.thumb, SEALED_CONTENT_TYPE);
+    await storage.put(keys.thumb, photo.thumb, STORED_CONTENT_TYPE);
     written.push(keys.thumb);
     rows.push({
       id: newId(),

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { openPhotoBytes } from '../at-rest/photo-files';
+import { decryptPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
 import { loadOwner } from '../journal/owner';
@@ -64,7 +64,7 @@ export async function storageCanRead(ctx: AppContext, userId: string, bytes: Buf
     const stored = readFileSync(file);
     let opened: Buffer = stored;
     try {
-      opened = openPhotoBytes(ctx, userId, salt, stored);
+      opened = decryptPhotoBytes(ctx, userId, salt, stored);
     } catch {
       // not the server's to open
     }
@@ -86,7 +86,7 @@ export function storedFilesOf(ctx: AppContext, userId: string): Buffer[] {
 export async function serverOpensFile(ctx: AppContext, userId: string, stored: Buffer): Promise<boolean> {
   const { salt } = await loadOwner(ctx, userId);
   try {
-    return !openPhotoBytes(ctx, userId, salt, stored).equals(stored);
+    return !decryptPhotoBytes(ctx, userId, salt, stored).equals(stored);
   } catch {
     return false;
   }

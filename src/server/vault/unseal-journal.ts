@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { countWords } from '../../shared/journal';
 import { OPENED_AUDIO_MAX_BYTES, type SealedEntry } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
-import { SEALED_CONTENT_TYPE, sealFileName, sealPhotoBytes } from '../at-rest/photo-files';
+import { STORED_CONTENT_TYPE, encryptFileName, encryptPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { JournalRecordingRow } from '../db/tables';
 import { AppError, conflict, invalidInput, notFound } from '../errors';
@@ -76,9 +76,9 @@ async function storeOpenedPhotos(ctx: AppContext, userId: string, salt: string, 
     if (!format || !(await detectImageFormat(thumb))) throw invalidInput(errors.photoInvalid);
     const ext = format === 'jpeg' ? 'jpg' : format;
     const keys = newPhotoKeys(userId, entry.id, ctx.clock.now(), ext);
-    await ctx.storage.put(keys.file, sealPhotoBytes(ctx, userId, salt, full), SEALED_CONTENT_TYPE);
+    await ctx.storage.put(keys.file, encryptPhotoBytes(ctx, userId, salt, full), STORED_CONTENT_TYPE);
     written.push(keys.file);
-    await ctx.storage.put(keys.thumb, sealPhotoBytes(ctx, userId, salt, thumb), SEALED_CONTENT_TYPE);
+    await ctx.storage.put(keys.thumb, encryptPhotoBytes(ctx, userId, salt, thumb), STORED_CONTENT_TYPE);
     written.push(keys.thumb);
     stored.push({ id: photo.id, fileName: cleanFileName(photo.file_name, ext), file: keys.file, thumb: keys.thumb, size: full.length });
   }
@@ -110,7 +110,7 @@ async function storeOpenedRecordings(ctx: AppContext, userId: string, salt: stri
       throw error;
     }
     const file = newPhotoKeys(userId, entry.id, ctx.clock.now(), extname(recording.file_path).slice(1) || 'bin').file;
-    await ctx.storage.put(file, sealPhotoBytes(ctx, userId, salt, audio), SEALED_CONTENT_TYPE);
+    await ctx.storage.put(file, encryptPhotoBytes(ctx, userId, salt, audio), STORED_CONTENT_TYPE);
     written.push(file);
     stored.push({ recording, file, transcript: sent.transcript });
   }
@@ -168,7 +168,7 @@ export async function saveOpenedEntries(ctx: AppContext, userId: string, input: 
         const text = encryptEntryText(ctx, userId, salt, { content: entry.content, title: entry.title, tags: entry.tags });
         await repo.unsealEntryRow(trx, userId, entry.id, { ...text, word_count: countWords(entry.content) });
         for (const photo of photos) {
-          await updatePhotoFiles(trx, userId, photo.id, { file_path: photo.file, thumb_path: photo.thumb, file_name: sealFileName(ctx, userId, salt, photo.fileName) });
+          await updatePhotoFiles(trx, userId, photo.id, { file_path: photo.file, thumb_path: photo.thumb, file_name: encryptFileName(ctx, userId, salt, photo.fileName) });
         }
         let pending = false;
         for (const { recording, file, transcript } of spoken) {

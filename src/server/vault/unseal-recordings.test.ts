@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenedEntryInput, SealedEntry } from '../../shared/vault';
 import { vaultMessages } from '../../shared/vault-messages';
-import { openPhotoBytes } from '../at-rest/photo-files';
+import { decryptPhotoBytes } from '../at-rest/photo-files';
 import { isVaultFile } from '../crypto/sealed-box';
 import { ownerSalt } from '../journal/owner';
 import { buildTestApp, type TestApp } from '../test/app';
@@ -121,7 +121,7 @@ describe("turning the vault off: a vault user's voice recordings", () => {
       expect(existsSync(storedFile(before.file_path))).toBe(false);
       const stored = readFileSync(storedFile(row.file_path));
       expect(isVaultFile(stored)).toBe(false);
-      expect(openPhotoBytes(t.app.ctx, user.id, salt, stored).equals(stored)).toBe(false);
+      expect(decryptPhotoBytes(t.app.ctx, user.id, salt, stored).equals(stored)).toBe(false);
       expect((await readRecordingAudio(t.app.ctx, row)).equals(audioOf.get(row.id)!)).toBe(true);
     }
     expect(await storageCanRead(t.app.ctx, user.id, audio.memo)).toBe(true);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryRecording, JournalEntry } from '../../shared/journal';
 import { voiceMessages } from '../../shared/voice-messages';
-import { isSealedPhoto } from '../at-rest/photo-files';
+import { isEncryptedPhoto } from '../at-rest/photo-files';
 import { buildTestApp, type TestApp } from '../test/app';
 import { testAudio } from '../test/audio';
 import { createEntry, journalUser, listEntries, multipart, type JournalTestUser } from '../test/journal';
@@ -72,7 +72,7 @@ describe('voice notes without transcription configured', () => {
     const key = decodeURIComponent(recording.url.slice('/media/'.length).split('?')[0]!);
     const { readFileSync } = await import('node:fs');
     const stored = readFileSync(storedPath(t, key));
-    expect(isSealedPhoto(stored)).toBe(true);
+    expect(isEncryptedPhoto(stored)).toBe(true);
     expect(stored.includes(audio.subarray(200, 264))).toBe(false);
   });
 

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { normalizeEntryText, type EntryRecording } from '../../shared/journal';
 import { messages } from '../../shared/messages';
 import { voiceMessages } from '../../shared/voice-messages';
-import { isSealedPhoto, openPhotoBytes, SEALED_CONTENT_TYPE } from '../at-rest/photo-files';
+import { isEncryptedPhoto, decryptPhotoBytes, STORED_CONTENT_TYPE } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import { isVaultFile } from '../crypto/sealed-box';
 import type { Db } from '../db/database';
@@ -141,7 +141,7 @@ export async function addRecording(ctx: AppContext, userId: string, input: AddRe
       const status = transcript !== null ? 'done' : transcriptionConfigured(ctx) ? 'pending' : 'failed';
       const heldHere = status === 'pending' && codec.sealed;
       const key = newRecordingKey(userId, entryId, now, probed.mimeType);
-      await ctx.storage.put(key, await codec.audio(input.audio), SEALED_CONTENT_TYPE);
+      await ctx.storage.put(key, await codec.audio(input.audio), STORED_CONTENT_TYPE);
       written.push(key);
       const row: JournalRecordingRow = {
         id: newId(),
@@ -288,7 +288,7 @@ export async function readRecordingAudio(ctx: AppContext, recording: Pick<Journa
   if (!stored) throw notFound(voiceMessages.errors.recordingNotFound);
   const raw = await readAll(stored.stream);
   if (isVaultFile(raw)) throw conflict(voiceMessages.errors.sealedAudio);
-  return isSealedPhoto(raw) ? openPhotoBytes(ctx, recording.user_id, await ownerSalt(ctx, recording.user_id), raw) : raw;
+  return isEncryptedPhoto(raw) ? decryptPhotoBytes(ctx, recording.user_id, await ownerSalt(ctx, recording.user_id), raw) : raw;
 }
 
 /** DELETE /api/entries/:id/recordings/:recordingId: the file goes first, then the record. */

@@ -14,7 +14,7 @@ import { apiErrorFrom } from '../../web/api/errors';
 import { readImportFile } from '../../web/features/vault/import/read-file';
 // eslint-disable-next-line no-restricted-imports -- a test across the boundary, not server code
 import { importIntoVault } from '../../web/features/vault/import/vault-import';
-import { openPhotoBytes } from '../at-rest/photo-files';
+import { decryptPhotoBytes } from '../at-rest/photo-files';
 import { isVaultFile } from '../crypto/sealed-box';
 import { ownerSalt } from '../journal/owner';
 import { hit, rateLimitKey } from '../rate-limit';
@@ -209,7 +209,7 @@ describe("a Vault user's upload with the words it already has", () => {
       const stored = readFileSync(join(ctx.config.storageUrl, row.file_path));
       expect(isVaultFile(stored)).toBe(true);
       expect(stored.includes(audio.subarray(200, 264))).toBe(false);
-      expect(openPhotoBytes(ctx, alice.id, salt, stored).equals(stored)).toBe(true);
+      expect(decryptPhotoBytes(ctx, alice.id, salt, stored).equals(stored)).toBe(true);
       expect(row.sealed).toBe(1);
       expect(ctx.cipher.decrypt(alice.id, salt, row.transcript!)).toBe(row.transcript);
     }

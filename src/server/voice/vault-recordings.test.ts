@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryRecording, JournalEntry } from '../../shared/journal';
 import { voiceMessages } from '../../shared/voice-messages';
-import { openPhotoBytes, readPhotoFile } from '../at-rest/photo-files';
+import { decryptPhotoBytes, readPhotoFile } from '../at-rest/photo-files';
 import { isVaultFile } from '../crypto/sealed-box';
 import { AppError } from '../errors';
 import { ownerSalt } from '../journal/owner';
@@ -77,7 +77,7 @@ describe("a vault user's voice notes", () => {
     expect(stored.includes(audio.subarray(100, 164))).toBe(false);
     const salt = await ownerSalt(ctx, alice.id);
     // The owner's key does not open it: it is not one of its files.
-    expect(openPhotoBytes(ctx, alice.id, salt, stored).equals(stored)).toBe(true);
+    expect(decryptPhotoBytes(ctx, alice.id, salt, stored).equals(stored)).toBe(true);
     expect((await readPhotoFile(ctx, row.file_path))!.bytes.equals(stored)).toBe(true);
     expect(row.transcript).not.toMatch(/^ENC:/);
     expect(ctx.cipher.decrypt(alice.id, salt, row.transcript!)).toBe(row.transcript);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { countWords, ENTRY_CONTENT_MAX, type UpdateEntryInput } from '../../../shared/journal';
-import { sealFileName, sealPhotoBytes } from '../../at-rest/photo-files';
+import { encryptFileName, encryptPhotoBytes } from '../../at-rest/photo-files';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { JournalEntryRow, JournalSmsUndoTable } from '../../db/tables';
@@ -97,11 +97,11 @@ export class ServerKeyCodec implements EntryCodec {
 
   async photo(photo: PhotoFiles): Promise<PhotoFiles> {
     const { ctx, userId, salt } = this;
-    return { full: sealPhotoBytes(ctx, userId, salt, photo.full), thumb: sealPhotoBytes(ctx, userId, salt, photo.thumb), fileName: sealFileName(ctx, userId, salt, photo.fileName) };
+    return { full: encryptPhotoBytes(ctx, userId, salt, photo.full), thumb: encryptPhotoBytes(ctx, userId, salt, photo.thumb), fileName: encryptFileName(ctx, userId, salt, photo.fileName) };
   }
 
   async audio(bytes: Buffer): Promise<Buffer> {
-    return sealPhotoBytes(this.ctx, this.userId, this.salt, bytes);
+    return encryptPhotoBytes(this.ctx, this.userId, this.salt, bytes);
   }
 
   async transcript(text: string | null): Promise<string | null> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY_CONTENT_MAX } from '../../../shared/journal';
-import { openPhotoBytes } from '../../at-rest/photo-files';
+import { decryptPhotoBytes } from '../../at-rest/photo-files';
 import type { JournalEntryRow, JournalSmsUndoTable } from '../../db/tables';
 import { newId } from '../../ids';
 import { buildTestApp, type TestApp } from '../../test/app';
@@ -181,9 +181,9 @@ describe('a journal’s words codec', () => {
     const plainCodec = (await words(alice)).forNewEntry();
     const encrypted = await plainCodec.photo(files);
     expect(encrypted.full.includes('the full image')).toBe(false);
-    expect(openPhotoBytes(ctx(), alice.id, salt, encrypted.full).toString()).toBe('the full image');
+    expect(decryptPhotoBytes(ctx(), alice.id, salt, encrypted.full).toString()).toBe('the full image');
     expect(ctx().cipher.decrypt(alice.id, salt, encrypted.fileName)).toBe('heron.jpg');
-    expect(openPhotoBytes(ctx(), alice.id, salt, await plainCodec.audio(Buffer.from('the audio'))).toString()).toBe('the audio');
+    expect(decryptPhotoBytes(ctx(), alice.id, salt, await plainCodec.audio(Buffer.from('the audio'))).toString()).toBe('the audio');
     expect(await plainCodec.transcript(null)).toBeNull();
     expect(ctx().cipher.decrypt(alice.id, salt, (await plainCodec.transcript('Hello'))!)).toBe('Hello');
   });
