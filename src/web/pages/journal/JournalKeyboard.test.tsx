@@ -61,7 +61,8 @@ describe('the journal by keyboard', () => {
   it('opens the new entry form with n', async () => {
     const user = await openJournal();
     await user.keyboard('n');
-    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    // The form's code is a chunk of its own, loaded (and, here, compiled) on first use: slow on a busy machine.
+    expect(await screen.findByRole('dialog', {}, { timeout: 15_000 })).toBeInTheDocument();
   });
 
   it('does not take n while typing in a field, nor with a modifier', async () => {
