@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import yazl from 'yazl';
 import type { FromWorker, ToWorker } from '../pdf-worker/messages';
-import { audioFormat, journalJson, photoType, type ZippedAudio, type ZippedPhoto } from './day-one-json';
+import { audioFormat, journalJson, photoType, type ZippedAudio, type ZippedPhoto } from '../../../shared/day-one-export';
 
 // Runs inside a worker thread: writes the journal's ZIP (photos/ first, then Journal.json, which
 // names them by md5) and streams its bytes back. Photos are read (and opened) by the server on

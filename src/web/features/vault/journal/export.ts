@@ -1,6 +1,7 @@
 import { zipSync, type Zippable } from 'fflate';
 import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { audioFormat, journalJson, photoType, type ZippedAudio, type ZippedPhoto } from '../../../../shared/day-one-export';
 import { renderJson, renderMarkdown, renderText, localDay, type ExportInput } from '../../../../shared/export-render';
 import type { EntryPhoto, EntryRecording, JournalEntry } from '../../../../shared/journal';
 import { messages } from '../../../../shared/messages';
@@ -20,77 +21,6 @@ const TEXT_FORMATS = {
   md: { type: 'text/markdown;charset=utf-8', render: renderMarkdown },
   json: { type: 'application/json;charset=utf-8', render: renderJson },
 } as const;
-
-/** Day One's identifiers are 32 upper-case hex digits; ours are UUIDs, the same digits. */
-const dayOneId = (uuid: string) => uuid.replace(/-/g, '').toUpperCase();
-const dayOneDate = (iso: string) => new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const escapeMarkdown = (text: string) => text.replace(/[!-/:-@[-`{-~]/g, '\\$&');
-const photoType = (mimeType: string) => ({ 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' })[mimeType] ?? 'jpeg';
-/** Day One's audio format (its file's extension), as the server's ZIP names it. */
-const audioFormat = (mimeType: string) =>
-  ({ 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'audio/mpeg': 'mp3', 'audio/ogg': 'ogg', 'audio/wav': 'wav', 'audio/webm': 'webm', 'audio/amr': 'amr', 'audio/3gpp': '3gp' })[mimeType] ?? 'm4a';
-
-interface ZippedPhoto {
-  md5: string;
-  type: string;
-  size: number;
-}
-
-/** A recording in the ZIP: audios/MD5.FORMAT. */
-interface ZippedAudio {
-  md5: string;
-  format: string;
-  size: number;
-}
-
-/** Journal.json as the server's ZIP has it (src/server/export/zip/day-one-json.ts): Day One's format, plus what Jotline needs back. */
-function journalJson(entries: readonly JournalEntry[], accountZone: string, zipped: ReadonlyMap<string, ZippedPhoto>, audios: ReadonlyMap<string, ZippedAudio>): string {
-  const ordered = [...entries].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  return JSON.stringify(
-    {
-      metadata: { version: '1.0' },
-      entries: ordered.map((entry) => {
-        const photos = entry.photos.filter((p) => zipped.has(p.id));
-        const recordings = (entry.recordings ?? []).filter((r) => audios.has(r.id));
-        const text = [entry.title === null ? null : `# ${escapeMarkdown(entry.title)}`, entry.content ? escapeMarkdown(entry.content) : null];
-        if (photos.length) text.push(photos.map((p) => `![](dayone-moment://${dayOneId(p.id)})`).join('\n'));
-        return {
-          uuid: dayOneId(entry.id),
-          creationDate: dayOneDate(entry.created_at),
-          modifiedDate: dayOneDate(entry.updated_at),
-          timeZone: entry.time_zone ?? accountZone,
-          starred: entry.tags.some((t) => t.toLowerCase() === 'starred'),
-          text: text.filter((p) => p !== null).join('\n\n'),
-          tags: entry.tags,
-          ...(photos.length && {
-            photos: photos.map((photo, order) => {
-              const file = zipped.get(photo.id)!;
-              return { identifier: dayOneId(photo.id), md5: file.md5, type: file.type, orderInEntry: order, fileSize: file.size, filename: photo.file_name, date: dayOneDate(entry.created_at) };
-            }),
-          }),
-          ...(recordings.length && {
-            audios: recordings.map((recording) => {
-              const file = audios.get(recording.id)!;
-              return {
-                identifier: dayOneId(recording.id),
-                md5: file.md5,
-                format: file.format,
-                fileSize: file.size,
-                duration: recording.duration_seconds,
-                // The API does not say when a recording was made: the entry's moment, as for photos.
-                date: dayOneDate(entry.created_at),
-                ...(recording.transcript_status === 'done' && recording.transcript !== null && { transcription: recording.transcript }),
-              };
-            }),
-          }),
-          jotline: { id: entry.id, entry_date: entry.entry_date, source: entry.source, created_at: entry.created_at, updated_at: entry.updated_at },
-        };
-      }),
-    },
-    null,
-    2,
-  );
-}
 
 /** A photo's bytes, opened here when sealed (a journal being sealed or opened has both kinds); null when it cannot be read. */
 function photoBytes(photo: EntryPhoto): Promise<Uint8Array | null> {
