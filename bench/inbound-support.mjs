@@ -42,10 +42,13 @@ export function signedText(tag, n) {
 
 /** Users, profiles (verified, with their own key salt), trials and DAYS past entries each, written in batches by `app` (of the tree at `root`). */
 export async function seedUsers(app, root) {
-  const { sealEntryText } = await appModule('src/server/journal/entry-cipher.ts', root);
+  const cipher = await appModule('src/server/journal/entry-cipher.ts', root);
+  // Named sealEntryText in trees before server-key encryption was called encrypt.
+  const encryptEntryText = cipher.encryptEntryText ?? cipher.sealEntryText;
   const { newKeySalt } = await appModule('src/server/crypto/encryption.ts', root);
   const { addDays } = await appModule('src/server/journal/dates.ts', root);
-  const { countWords } = await appModule('src/shared/journal.ts', root);
+  // In src/shared/journal.ts in trees before the rules had a module of their own.
+  const { countWords } = await appModule('src/shared/journal-rules.ts', root).catch(() => appModule('src/shared/journal.ts', root));
   const ctx = app.ctx;
   const now = new Date();
   const iso = now.toISOString();
@@ -66,7 +69,7 @@ export async function seedUsers(app, root) {
         const day = addDays(today, -d);
         const content = `Day ${d}: coffee, a walk by the river, work on the garden, dinner with a friend.`;
         const at = `${day}T21:00:00.000Z`;
-        entries.push({ id: `bench-entry-${i}-${d}`, user_id: id, ...sealEntryText(ctx, id, salt, { content, title: null, tags: [] }), source: 'sms', sms_part: 0, entry_date: day, word_count: countWords(content), created_at: at, updated_at: at });
+        entries.push({ id: `bench-entry-${i}-${d}`, user_id: id, ...encryptEntryText(ctx, id, salt, { content, title: null, tags: [] }), source: 'sms', sms_part: 0, entry_date: day, word_count: countWords(content), created_at: at, updated_at: at });
       }
       revisions.push({ user_id: id, revision: 1 });
     }

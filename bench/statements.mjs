@@ -11,15 +11,16 @@ export async function countStatements(kind, work) {
   const detail = new Map();
   let count = 0;
   let commits = 0;
-  let inTransaction = false;
-  const note = (sql, started) => {
+  // Per connection: on PostgreSQL several texts are processed side by side, each on its own.
+  const inTransaction = new Set();
+  const note = (sql, started, connection) => {
     count += 1;
     const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase();
-    if (verb === 'begin') inTransaction = true;
+    if (verb === 'begin') inTransaction.add(connection);
     else if (verb === 'commit' || verb === 'rollback') {
-      inTransaction = false;
+      inTransaction.delete(connection);
       commits += verb === 'commit' ? 1 : 0;
-    } else if (!inTransaction && ['insert', 'update', 'delete', 'replace'].includes(verb)) commits += 1;
+    } else if (!inTransaction.has(connection) && ['insert', 'update', 'delete', 'replace'].includes(verb)) commits += 1;
     const seen = detail.get(sql) ?? { n: 0, ms: 0 };
     seen.n += 1;
     seen.ms += performance.now() - started;
@@ -42,8 +43,8 @@ async function wrapPg(note) {
     const started = performance.now();
     const result = original.call(this, config, ...rest);
     const sql = typeof config === 'string' ? config : config?.text ?? '?';
-    if (result && typeof result.then === 'function') return result.finally(() => note(sql, started));
-    note(sql, started);
+    if (result && typeof result.then === 'function') return result.finally(() => note(sql, started, this));
+    note(sql, started, this);
     return result;
   };
   return () => {
@@ -64,7 +65,7 @@ async function wrapSqlite(note) {
       try {
         return originals[name].apply(this, args);
       } finally {
-        note(this.source, started);
+        note(this.source, started, 'sqlite');
       }
     };
   }

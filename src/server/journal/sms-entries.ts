@@ -13,7 +13,7 @@ import { changeJournal } from './changes';
 import { localDate } from './dates';
 import { sealDayEntryFirst } from './seal-entries';
 import type { EntryCodec, JournalWords, SealedWords, UndoMark, Words } from './words';
-import { recordSmsProvenance, snapshotSmsDay } from './sms-undo/provenance';
+import { recordSmsProvenance } from './sms-undo/provenance';
 import { loadOwner, type JournalOwner } from './owner';
 import * as repo from './repo';
 
@@ -115,7 +115,6 @@ export async function appendSms(ctx: AppContext, trx: Db, revision: number, word
   const applied = await repo.findAppliedSms(trx, userId, messageId);
   if (applied) return { entryId: applied.entry_id, entryDate: applied.entry_date, startedEntry: undefined };
   const now = ctx.clock.now().toISOString();
-  const before = await snapshotSmsDay(trx, userId, entryDate, photos.length > 0);
   const dayAppend: DayAppend = {
     userId,
     timeZone: sms.owner.timezone,
@@ -130,8 +129,8 @@ export async function appendSms(ctx: AppContext, trx: Db, revision: number, word
   const day = await appendToDayEntry(trx, words, dayAppend, photos);
   const entryId = day.entryId;
   // An entry's photos are kept as its words are: sealed to the vault exactly when the entry is.
-  if (photos.length) await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.codec);
-  await recordSmsProvenance(trx, userId, before, { ...day, messageId, entryDate, receivedOn: sms.receivedOn, now, revision, addedPhotos: photos.length > 0 });
+  const photoIds = photos.length ? await savePhotos(ctx, trx, userId, entryId, await photosThatFit(trx, userId, entryId, photos), written, day.codec) : [];
+  await recordSmsProvenance(trx, userId, { ...day, messageId, entryDate, receivedOn: sms.receivedOn, now, revision, photoIds });
   await repo.recordAppliedSms(trx, { message_id: messageId, user_id: userId, entry_id: entryId, entry_date: entryDate, applied_at: now });
   return { entryId, changedEntryIds: day.createdEntryIds, entryDate, startedEntry: day.createdEntryIds.length > 0 };
 }

@@ -75,7 +75,7 @@ interface PhotoToStore {
   ext: string;
 }
 
-async function storePhotos(ctx: AppContext, trx: Db, userId: string, entryId: string, photos: readonly PhotoToStore[], written: string[]): Promise<void> {
+async function storePhotos(ctx: AppContext, trx: Db, userId: string, entryId: string, photos: readonly PhotoToStore[], written: string[]): Promise<string[]> {
   const storage = ctx.storage;
   const now = ctx.clock.now();
   const rows: JournalPhotoRow[] = [];
@@ -100,12 +100,14 @@ async function storePhotos(ctx: AppContext, trx: Db, userId: string, entryId: st
     });
   }
   await insertPhotos(trx, rows);
+  return rows.map((row) => row.id);
 }
 
 /**
  * Stores prepared photos (full image and thumbnail) and records them, inside the caller's
  * transaction. Files and file names are kept as the entry's codec keeps them (journal/words):
- * encrypted with the owner's key, or, for a Vault entry, sealed to the Vault's public key.
+ * encrypted with the owner's key, or, for a Vault entry, sealed to the Vault's public key. Answers
+ * the new photos' ids.
  */
 export async function savePhotos(
   ctx: AppContext,
@@ -115,11 +117,11 @@ export async function savePhotos(
   photos: readonly PreparedPhoto[],
   written: string[],
   codec: Pick<EntryCodec, 'photo'>,
-): Promise<void> {
-  if (photos.length === 0) return;
+): Promise<string[]> {
+  if (photos.length === 0) return [];
   const stored: PhotoToStore[] = [];
   for (const photo of photos) stored.push({ ...photo, ...(await codec.photo(photo)), size: photo.full.length });
-  await storePhotos(ctx, trx, userId, entryId, stored, written);
+  return storePhotos(ctx, trx, userId, entryId, stored, written);
 }
 
 /** Stores a Vault entry's photos as the browser sealed them, inside the caller's transaction. */

@@ -1,19 +1,7 @@
 import type { Db } from '../../db/database';
 import { addDays } from '../dates';
 import type { UndoMark } from '../words';
-import { forgetUndoRecordsBefore, insertUndoRecord, photoIdsOf, smsDayEntryIds } from './repo';
-
-/** A day's SMS entries and, when the text brings photos, their photos, just before it is appended. */
-interface SmsDaySnapshot {
-  entryIds: Set<string>;
-  photoIds: Set<string>;
-}
-
-/** Taken inside the append's transaction, before the text goes in. */
-export async function snapshotSmsDay(trx: Db, userId: string, entryDate: string, withPhotos: boolean): Promise<SmsDaySnapshot> {
-  const entryIds = await smsDayEntryIds(trx, userId, entryDate);
-  return { entryIds: new Set(entryIds), photoIds: new Set(withPhotos ? await photoIdsOf(trx, userId, entryIds) : []) };
-}
+import { forgetUndoRecordsBefore, insertUndoRecord } from './repo';
 
 interface AppliedText {
   messageId: string;
@@ -22,8 +10,8 @@ interface AppliedText {
   undo: UndoMark;
   /** The entries the text started (a new day entry, continuations). */
   createdEntryIds: readonly string[];
-  /** Whether photos went in with the text. */
-  addedPhotos: boolean;
+  /** The photos that went in with the text. */
+  photoIds: readonly string[];
   entryDate: string;
   /** The local day the text arrived on. */
   receivedOn: string;
@@ -33,14 +21,15 @@ interface AppliedText {
 }
 
 /**
- * Records what the text added to the day, against the snapshot taken before it: the entries it
- * started, the photos it added and the length its last entry had before it. Same transaction as the
- * append, so a text in the journal always has its record.
+ * Records what the text added to the day: the entries it started, the photos it added and what its
+ * last entry held before it (the codec's mark). Same transaction as the append, so a text in the
+ * journal always has its record. A text that starts an entry (a day's first) or goes to another
+ * day (YESTERDAY:) first forgets the records that can no longer be undone: the user's records then
+ * never reach back more than a few days, without a statement for every text.
  */
-export async function recordSmsProvenance(trx: Db, userId: string, before: SmsDaySnapshot, text: AppliedText): Promise<void> {
+export async function recordSmsProvenance(trx: Db, userId: string, text: AppliedText): Promise<void> {
   // A day's margin for a change of time zone; older records can never be undone.
-  await forgetUndoRecordsBefore(trx, userId, addDays(text.receivedOn, -2));
-  const dayEntryIds = [...before.entryIds, ...text.createdEntryIds];
+  if (text.createdEntryIds.length || text.entryDate !== text.receivedOn) await forgetUndoRecordsBefore(trx, userId, addDays(text.receivedOn, -2));
   await insertUndoRecord(trx, {
     message_id: text.messageId,
     user_id: userId,
@@ -49,7 +38,7 @@ export async function recordSmsProvenance(trx: Db, userId: string, before: SmsDa
     // The text went on the end of the entry (after a blank line), so what was there before is a prefix.
     ...text.undo,
     created_entry_ids: JSON.stringify(text.createdEntryIds),
-    photo_ids: JSON.stringify(text.addedPhotos ? (await photoIdsOf(trx, userId, dayEntryIds)).filter((id) => !before.photoIds.has(id)) : []),
+    photo_ids: JSON.stringify(text.photoIds),
     applied_at: text.now,
     revision: text.revision,
     undone_at: null,

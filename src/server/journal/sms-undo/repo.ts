@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { JournalSmsUndoTable } from '../../db/tables';
 
-// SQL for journal_sms_undo (what each journaled text added) and the day's SMS entries. Scoped by user.
+// SQL for journal_sms_undo (what each journaled text added) and the photos it names. Scoped by user.
 
 export async function insertUndoRecord(db: Db, row: JournalSmsUndoTable): Promise<void> {
   await db.insertInto('journal_sms_undo').values(row).execute();
@@ -44,19 +44,6 @@ export async function undoneBy(db: Db, userId: string, undoMessageId: string): P
     .orderBy('revision', 'asc')
     .limit(1)
     .executeTakeFirst();
-}
-
-/** The ids of the day's SMS entries. */
-export async function smsDayEntryIds(db: Db, userId: string, entryDate: string): Promise<string[]> {
-  const rows = await db.selectFrom('journal_entries').select('id').where('user_id', '=', userId).where('entry_date', '=', entryDate).where('source', '=', 'sms').execute();
-  return rows.map((entry) => entry.id);
-}
-
-/** The ids of the photos in those entries. */
-export async function photoIdsOf(db: Db, userId: string, entryIds: readonly string[]): Promise<string[]> {
-  if (!entryIds.length) return [];
-  const rows = await db.selectFrom('journal_photos').select('id').where('user_id', '=', userId).where('entry_id', 'in', entryIds).execute();
-  return rows.map((r) => r.id);
 }
 
 export async function photosById(db: Db, userId: string, photoIds: readonly string[]) {

@@ -148,6 +148,24 @@ describe('text commands', () => {
       expect(await contents(user.id)).toEqual(['Late night thoughts']);
     });
 
+    it('keeps records of the last few days only: a day’s first text forgets the older ones', async () => {
+      const user = await buildUser(t);
+      const days = async () => (await t.ctx.db.selectFrom('journal_sms_undo').select('received_on').where('user_id', '=', user.id).orderBy('received_on').execute()).map((r) => r.received_on);
+      await send(user.phone, 'Monday');
+      await send(user.phone, 'Monday again');
+      t.clock.set(new Date('2026-11-24T15:00:00Z'));
+      await send(user.phone, 'Tuesday');
+      expect(await days()).toEqual(['2026-11-23', '2026-11-23', '2026-11-24']);
+      t.clock.set(new Date('2026-11-26T15:00:00Z'));
+      await send(user.phone, 'Thursday');
+      expect(await days()).toEqual(['2026-11-24', '2026-11-26']);
+      // A later text the same day adds its record and forgets nothing.
+      await send(user.phone, 'Thursday again');
+      expect(await days()).toEqual(['2026-11-24', '2026-11-26', '2026-11-26']);
+      expect((await send(user.phone, 'UNDO')).replies[0]).toMatch(/^Jotline: Took/);
+      expect(await contents(user.id)).toContain('Thursday');
+    });
+
     it('is seen by search and by open pages at once', async () => {
       const user = await buildUser(t);
       await send(user.phone, 'Zebra crossing');
