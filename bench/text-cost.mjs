@@ -16,7 +16,7 @@ const WARMUP = 200;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COUNTED = 10;
 process.env.USERS ??= String(WARMUP + TEXTS * ROUNDS + COUNTED);
-const { DAYS, phoneOf, seedUsers, signedText, USERS, webhookEnv, WEBHOOK_PATH } = await import('./inbound-support.mjs');
+const { DAYS, seedUsers, signedText, USERS, webhookEnv, WEBHOOK_PATH } = await import('./inbound-support.mjs');
 
 /** Texts from users [from, from + count): signed webhooks through the router, then the job's batches. */
 async function sendAndProcess(app, root, tag, from, count) {
