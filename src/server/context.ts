@@ -38,7 +38,7 @@ export interface AppContext {
     links: Buffer;
     /**
      * Keys the hashes kept in the database: import fingerprints and UNDO content hashes. Stored
-     * sealed (keys/sealed-secrets.ts) rather than derived, so it stays the same across key rotations.
+     * encrypted (keys/encrypted-secrets.ts) rather than derived, so it stays the same across key rotations.
      */
     storedHashes: Buffer;
   };

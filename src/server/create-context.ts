@@ -9,7 +9,7 @@ import { createJobWakeups } from './jobs/wakeups';
 import { createPgEventBus } from './events/pg-bus';
 import { JournalCache } from './journal/cache';
 import { checkMasterKeys } from './keys/key-guard';
-import { loadStoredHashKey } from './keys/sealed-secrets';
+import { loadStoredHashKey } from './keys/encrypted-secrets';
 import { createAppMetrics } from './metrics/app-metrics';
 import { createBillingProvider } from './providers/billing/index';
 import { createMailSimulator } from './providers/mail/simulator';

@@ -20,7 +20,7 @@ const usage = `Usage: jotline <command>
                              --at 2026-11-22T20:00:00-05:00; prints what was queued
   backup FILE                copy the SQLite database to FILE while the service runs
                              (on PostgreSQL, prints the pg_dump recipe)
-  keys rotate                reseal every entry, photo and stored text from MASTER_KEY_PREVIOUS
+  keys rotate                re-encrypt every entry, photo and stored text from MASTER_KEY_PREVIOUS
                              under MASTER_KEY while the service runs; run again to resume
   voice model fetch [tiny.en|base.en]
                              download a Whisper model (default tiny.en) into DATA_DIR/models,

@@ -31,7 +31,7 @@ describe('jotline keys rotate from the command line', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reseals the journal while an instance with both keys serves it, then says the old key can go', async () => {
+  it('re-encrypts the journal while an instance with both keys serves it, then says the old key can go', async () => {
     const account = await buildUser(t, { timezone: 'UTC' });
     const writer = { id: account.id, token: '', headers: bearer(await signIn(t, account)) };
     await createEntry(t, writer, { content: 'Walked to the lighthouse', title: 'Sunday', tags: ['sea'] });
@@ -42,7 +42,7 @@ describe('jotline keys rotate from the command line', () => {
       expect(rotated.status, rotated.stderr).toBe(0);
       const [from, to] = [masterKeyId(Buffer.from(keyA, 'base64')), masterKeyId(Buffer.from(keyB, 'base64'))];
       expect(rotated.stdout).toContain(`Rotated from key ${from} to key ${to}.`);
-      expect(rotated.stdout).toMatch(/Resealed for \d+ users: [1-9]\d* entries/);
+      expect(rotated.stdout).toMatch(/Re-encrypted for \d+ users: [1-9]\d* entries/);
       expect(rotated.stdout).toContain(`Everything is now under key ${to}. Remove MASTER_KEY_PREVIOUS from every instance`);
       // Never the journal's text.
       expect(rotated.stdout + rotated.stderr).not.toContain('lighthouse');
@@ -67,6 +67,6 @@ describe('jotline keys rotate from the command line', () => {
 
     const wrong = run(['keys', 'spin'], { MASTER_KEY: keyB });
     expect(wrong.status).toBe(2);
-    expect(wrong.stderr).toContain('Usage: jotline keys rotate');
+    expect(wrong.stderr).toContain('Usage: jotline keys rotate   (re-encrypt everything from MASTER_KEY_PREVIOUS under MASTER_KEY');
   }, 120_000);
 });

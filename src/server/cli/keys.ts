@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { createContext } from '../create-context';
 import { KeyRotationError, rotateMasterKey, type RotationReport } from '../keys/rotate';
 
-const KEYS_USAGE = 'Usage: jotline keys rotate   (reseal everything from MASTER_KEY_PREVIOUS under MASTER_KEY, while the service runs)';
+const KEYS_USAGE = 'Usage: jotline keys rotate   (re-encrypt everything from MASTER_KEY_PREVIOUS under MASTER_KEY, while the service runs)';
 
 /** How often a running rotation says how far it got. */
 const PROGRESS_EVERY_USERS = 500;
@@ -10,10 +10,10 @@ const PROGRESS_EVERY_USERS = 500;
 function summary(report: RotationReport): string[] {
   const { counts } = report;
   const lines = [
-    `Resealed for ${counts.users} users: ${counts.entries} entries, ${counts.photoNames} photo names, ${counts.photoFiles} photo files (thumbnails included), ${counts.messages} message bodies; ${counts.secrets} stored secrets.`,
+    `Re-encrypted for ${counts.users} users: ${counts.entries} entries, ${counts.photoNames} photo names, ${counts.photoFiles} photo files (thumbnails included), ${counts.messages} message bodies; ${counts.secrets} stored secrets.`,
   ];
   if (counts.unreadable > 0) {
-    lines.push(`${counts.unreadable} values opened with neither key and were left as they were (sealed under some other key, or damaged).`);
+    lines.push(`${counts.unreadable} values decrypted with neither key and were left as they were (encrypted under some other key, or damaged).`);
   }
   return lines;
 }
@@ -37,7 +37,7 @@ export async function keysCommand(args: readonly string[]): Promise<void> {
     const report = await rotateMasterKey(ctx, {
       signal: stop.signal,
       onProgress: ({ phase, counts }) => {
-        if (phase === 'users' && counts.users % PROGRESS_EVERY_USERS === 0) console.log(`  ${counts.users} users resealed…`);
+        if (phase === 'users' && counts.users % PROGRESS_EVERY_USERS === 0) console.log(`  ${counts.users} users re-encrypted…`);
       },
     });
     const keys = `key ${report.fromKeyId} to key ${report.toKeyId}`;
@@ -54,7 +54,7 @@ export async function keysCommand(args: readonly string[]): Promise<void> {
     }
     console.log(
       `Everything is now under key ${report.toKeyId}. Remove MASTER_KEY_PREVIOUS from every instance and restart them; ` +
-        'keep the old key in your secret store only while backups taken before now are kept (they are sealed under it).',
+        'keep the old key in your secret store only while backups taken before now are kept (they are encrypted under it).',
     );
   } catch (err) {
     if (!(err instanceof KeyRotationError)) throw err;

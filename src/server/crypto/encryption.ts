@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, pbkdf2Sync, ran
 const PREFIX = 'ENC:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** Sealed values name their master key: `ENC:` + 8-character key id + `:`. */
+/** Encrypted values name their master key: `ENC:` + 8-character key id + `:`. */
 const KEY_ID_LENGTH = 8;
 /** Per-user salts start with this (HKDF keys). */
 const HKDF_SALT_PREFIX = 'h1:';
@@ -11,31 +11,31 @@ const HKDF_SALT_PREFIX = 'h1:';
 const MAX_CACHED_KEYS = 20_000;
 
 /**
- * The subject stored message bodies are sealed for (sms_messages.body), whoever they belong to. Its
+ * The subject stored message bodies are encrypted for (sms_messages.body), whoever they belong to. Its
  * key is PBKDF2-SHA256(master key ‖ "system", salt, 100,000): the bodies of texts sent and received
- * stay sealed under it, so it keeps that derivation (once per master key, when the cipher is made).
+ * stay encrypted under it, so it keeps that derivation (once per master key, when the cipher is made).
  */
 export const SYSTEM_SUBJECT = { id: 'system', salt: 'c3lzdGVtLXNhbHQtdjE=' } as const;
-/** The subject the service's own secrets are sealed for (sealed_secrets): an HKDF key, fixed salt. */
+/** The subject the service's own secrets are encrypted for (sealed_secrets): an HKDF key, fixed salt. */
 export const SECRETS_SUBJECT = { id: 'secrets', salt: `${HKDF_SALT_PREFIX}am90bGluZS1zZWNyZXRzMQ==` } as const;
 
 export interface TextCipher {
-  /** Names the master key new values are sealed with (8 characters, derived from the key; not secret). */
+  /** Names the master key new values are encrypted with (8 characters, derived from the key; not secret). */
   readonly keyId: string;
   /** Encrypts for one user with their per-user key: `ENC:` + key id + `:` + base64(iv | ciphertext | tag). */
   encrypt(userId: string, salt: string, plaintext: string): string;
   /** Decrypts; a value that is not ours or fails to decrypt is returned raw (legacy rows). */
   decrypt(userId: string, salt: string, stored: string): string;
-  /** Decrypts strictly: throws when the value is not sealed or no configured key opens it. */
+  /** Decrypts strictly: throws when the value is not encrypted or no configured key decrypts it. */
   open(userId: string, salt: string, stored: string): string;
-  /** The id of the key a stored value names; null for a value that is not sealed. */
+  /** The id of the key a stored value names; null for a value that is not encrypted. */
   keyIdOf(stored: string): string | null;
   /** Bytes (photo files) under the same per-user key: key id (8 bytes) | iv | ciphertext | tag. */
   encryptBytes(userId: string, salt: string, plain: Buffer): Buffer;
-  /** The inverse of encryptBytes; throws when no configured key opens the bytes. */
-  decryptBytes(userId: string, salt: string, sealed: Buffer): Buffer;
+  /** The inverse of encryptBytes; throws when no configured key decrypts the bytes. */
+  decryptBytes(userId: string, salt: string, encrypted: Buffer): Buffer;
   /** The key id at the start of bytes made by encryptBytes. */
-  keyIdOfBytes(sealed: Buffer): string;
+  keyIdOfBytes(encrypted: Buffer): string;
 }
 
 /** A new random IV (12 bytes). */
@@ -58,9 +58,9 @@ export function newKeySalt(): string {
  * master key is 32 random bytes, so a work factor adds nothing; HKDF takes microseconds. Derived keys
  * are cached in memory, bounded. The system subject's key is the one exception (SYSTEM_SUBJECT).
  *
- * Key rotation (keys/rotate.ts): new values are sealed with `masterKey` and name its id; values that
- * name the previous key's id are opened with `previousMasterKey`, so both keys work until
- * `jotline keys rotate` has resealed everything.
+ * Key rotation (keys/rotate.ts): new values are encrypted with `masterKey` and name its id; values that
+ * name the previous key's id are decrypted with `previousMasterKey`, so both keys work until
+ * `jotline keys rotate` has re-encrypted everything.
  */
 export function createTextCipher(masterKey: Buffer, previousMasterKey?: Buffer): TextCipher {
   const masters = new Map<string, Buffer>([[masterKeyId(masterKey), masterKey]]);
@@ -89,27 +89,27 @@ export function createTextCipher(masterKey: Buffer, previousMasterKey?: Buffer):
     if (cached) return remember(cacheKey, cached);
     return remember(cacheKey, Buffer.from(hkdfSync('sha256', master, Buffer.from(salt.slice(HKDF_SALT_PREFIX.length), 'base64'), `jotline text key ${userId}`, 32)));
   };
-  const seal = (key: Buffer, plain: Buffer) => {
+  const encryptWith = (key: Buffer, plain: Buffer) => {
     const iv = freshIv();
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
   };
-  const unseal = (key: Buffer, sealed: Buffer) => {
-    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
-    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+  const decryptWith = (key: Buffer, encrypted: Buffer) => {
+    const decipher = createDecipheriv('aes-256-gcm', key, encrypted.subarray(0, IV_BYTES));
+    decipher.setAuthTag(encrypted.subarray(encrypted.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(encrypted.subarray(IV_BYTES, encrypted.length - TAG_BYTES)), decipher.final()]);
   };
   const keyIdOf = (stored: string) =>
     stored.startsWith(PREFIX) && stored[PREFIX.length + KEY_ID_LENGTH] === ':' ? stored.slice(PREFIX.length, PREFIX.length + KEY_ID_LENGTH) : null;
   const open = (userId: string, salt: string, stored: string) => {
     const keyId = keyIdOf(stored);
     if (keyId === null) throw new Error('Not a sealed value');
-    return unseal(keyFor(keyId, userId, salt), Buffer.from(stored.slice(PREFIX.length + KEY_ID_LENGTH + 1), 'base64')).toString('utf8');
+    return decryptWith(keyFor(keyId, userId, salt), Buffer.from(stored.slice(PREFIX.length + KEY_ID_LENGTH + 1), 'base64')).toString('utf8');
   };
   return {
     keyId: currentId,
     encrypt(userId, salt, plaintext) {
-      return `${PREFIX}${currentId}:${seal(keyFor(currentId, userId, salt), Buffer.from(plaintext, 'utf8')).toString('base64')}`;
+      return `${PREFIX}${currentId}:${encryptWith(keyFor(currentId, userId, salt), Buffer.from(plaintext, 'utf8')).toString('base64')}`;
     },
     decrypt(userId, salt, stored) {
       if (!stored.startsWith(PREFIX)) return stored;
@@ -122,11 +122,11 @@ export function createTextCipher(masterKey: Buffer, previousMasterKey?: Buffer):
     open,
     keyIdOf,
     encryptBytes(userId, salt, plain) {
-      return Buffer.concat([Buffer.from(currentId, 'latin1'), seal(keyFor(currentId, userId, salt), plain)]);
+      return Buffer.concat([Buffer.from(currentId, 'latin1'), encryptWith(keyFor(currentId, userId, salt), plain)]);
     },
-    decryptBytes(userId, salt, sealed) {
-      return unseal(keyFor(sealed.subarray(0, KEY_ID_LENGTH).toString('latin1'), userId, salt), sealed.subarray(KEY_ID_LENGTH));
+    decryptBytes(userId, salt, encrypted) {
+      return decryptWith(keyFor(encrypted.subarray(0, KEY_ID_LENGTH).toString('latin1'), userId, salt), encrypted.subarray(KEY_ID_LENGTH));
     },
-    keyIdOfBytes: (sealed) => sealed.subarray(0, KEY_ID_LENGTH).toString('latin1'),
+    keyIdOfBytes: (encrypted) => encrypted.subarray(0, KEY_ID_LENGTH).toString('latin1'),
   };
 }

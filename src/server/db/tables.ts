@@ -364,23 +364,23 @@ interface KeyRotationsTable {
   id: string;
   from_key_id: string;
   to_key_id: string;
-  /** Every user up to this id (in id order) is resealed. */
+  /** Every user up to this id (in id order) is re-encrypted. */
   users_done_through: string | null;
-  /** Every stored message body up to this id is resealed. */
+  /** Every stored message body up to this id is re-encrypted. */
   messages_done_through: string | null;
   started_at: string;
   updated_at: string;
   finished_at: string | null;
 }
 
-/** A secret kept in the database, sealed under the master key (keys/sealed-secrets.ts). */
+/** A secret kept in the database, encrypted under the master key (keys/encrypted-secrets.ts). */
 interface SealedSecretsTable {
   /** What the secret is for, e.g. `stored-hashes`. */
   name: string;
-  /** Sealed with the secrets subject: `ENC:` + key id + `:` + base64. */
+  /** Encrypted with the secrets subject: `ENC:` + key id + `:` + base64. */
   value: string;
   created_at: string;
-  /** When it was made or last resealed. */
+  /** When it was made or last re-encrypted. */
   updated_at: string;
 }
 
@@ -529,6 +529,7 @@ export interface Database {
   journal_sms_undo: JournalSmsUndoTable;
   sms_test_logs: SmsTestLogsTable;
   key_rotations: KeyRotationsTable;
+  /** The stored name predates the naming rule: it means server-key encryption, not the vault's box. */
   sealed_secrets: SealedSecretsTable;
   import_jobs: ImportJobsTable;
   vaults: VaultsTable;

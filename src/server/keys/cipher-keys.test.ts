@@ -7,7 +7,7 @@ const newKey = randomBytes(32);
 const salt = newKeySalt();
 
 describe('the cipher during a key rotation', () => {
-  it('seals new values under the new key, naming it, and opens values under either key', () => {
+  it('encrypts new values under the new key, naming it, and opens values under either key', () => {
     const before = createTextCipher(oldKey);
     const during = createTextCipher(newKey, oldKey);
     const underOld = before.encrypt('user-a', salt, 'Lunch with Sam');
@@ -30,7 +30,7 @@ describe('the cipher during a key rotation', () => {
     expect(() => during.open('user-a', salt, 'ENC:' + foreign.slice('ENC:'.length + 9))).toThrow(/Not a sealed value/);
   });
 
-  it('seals photo bytes under the new key, naming it, and opens bytes under either key', () => {
+  it('encrypts photo bytes under the new key, naming it, and opens bytes under either key', () => {
     const picture = randomBytes(256);
     const before = createTextCipher(oldKey);
     const during = createTextCipher(newKey, oldKey);

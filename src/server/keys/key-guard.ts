@@ -4,9 +4,9 @@ import type { Db } from '../db/database';
 
 /**
  * Refuses to start an instance whose keys do not fit the database's key rotations, before it
- * writes anything or shows a sealed value raw:
+ * writes anything or shows an encrypted value raw:
  * - a rotation under way needs both its keys: MASTER_KEY the new one, MASTER_KEY_PREVIOUS the old;
- * - a key a finished rotation retired can no longer open the journal.
+ * - a key a finished rotation retired can no longer decrypt the journal.
  */
 export async function checkMasterKeys(db: Db, masterKey: Buffer, previousMasterKey: Buffer | undefined): Promise<void> {
   const current = masterKeyId(masterKey);

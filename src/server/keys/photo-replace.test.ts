@@ -10,10 +10,10 @@ describe('replacing a photo file on local disk (key rotation)', () => {
 
   it('swaps the bytes whole, owner-only, with nothing left beside the file', async () => {
     const storage = createLocalDiskStorage(root);
-    await storage.put('user-1/entry-1/100-aa.jpg', Buffer.from('sealed under the old key'), 'application/octet-stream');
-    await storage.replace('user-1/entry-1/100-aa.jpg', Buffer.from('sealed under the new key'), 'application/octet-stream');
+    await storage.put('user-1/entry-1/100-aa.jpg', Buffer.from('encrypted under the old key'), 'application/octet-stream');
+    await storage.replace('user-1/entry-1/100-aa.jpg', Buffer.from('encrypted under the new key'), 'application/octet-stream');
     const path = join(root, 'user-1/entry-1/100-aa.jpg');
-    expect(readFileSync(path, 'utf8')).toBe('sealed under the new key');
+    expect(readFileSync(path, 'utf8')).toBe('encrypted under the new key');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readdirSync(join(root, 'user-1/entry-1'))).toEqual(['100-aa.jpg']);
   });

@@ -127,7 +127,7 @@ describe('jotline keys rotate', () => {
     expect(first.counts.photoFiles + second.counts.photoFiles).toBe(2);
     expect(second.counts.messages).toBeGreaterThanOrEqual(1);
 
-    // No value sealed with the old key remains: every sealed value names key B and key B alone opens it.
+    // No value encrypted with the old key remains: every encrypted value names key B and key B alone opens it.
     const db = b.ctx.db;
     const entries = await db.selectFrom('journal_entries').select(['user_id', 'content', 'title', 'tags']).execute();
     const salts = new Map((await db.selectFrom('profiles').select(['id', 'key_salt']).execute()).map((p) => [p.id, p.key_salt]));

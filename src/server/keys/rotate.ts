@@ -1,8 +1,8 @@
 import type { AppContext } from '../context';
 import { masterKeyId } from '../crypto/encryption';
-import { emptyCounts, resealJournal, type RotationCounts } from './reseal-journal';
-import { resealMessageBatch } from './reseal-messages';
-import { resealSecrets } from './sealed-secrets';
+import { emptyCounts, reencryptJournal, type RotationCounts } from './reencrypt-journal';
+import { reencryptMessageBatch } from './reencrypt-messages';
+import { reencryptSecrets } from './encrypted-secrets';
 
 /** A rotation that cannot run as configured; the message tells the operator what to change. */
 export class KeyRotationError extends Error {
@@ -27,14 +27,14 @@ export interface RotationReport {
   /** Where this run started: null for a fresh rotation, else the last user done by an earlier run. */
   resumedAfterUser: string | null;
   counts: RotationCounts;
-  /** True once every user and message was resealed: MASTER_KEY_PREVIOUS can then go. */
+  /** True once every user and message was re-encrypted: MASTER_KEY_PREVIOUS can then go. */
   finished: boolean;
   /** True when an earlier run had already finished this rotation (nothing was done). */
   alreadyFinished: boolean;
 }
 
 /**
- * Reseals the service's own secrets, then every entry (content, title, tags), photo name, photo file
+ * Re-encrypts the service's own secrets, then every entry (content, title, tags), photo name, photo file
  * and stored message body under MASTER_KEY, from MASTER_KEY_PREVIOUS, while the service runs. Users
  * go in id order, then message bodies; progress is recorded after each user and each batch
  * (key_rotations), so an interrupted run resumes where it stopped.
@@ -72,8 +72,8 @@ export async function rotateMasterKey(ctx: AppContext, options: RotationOptions 
   });
   if (progress.finished_at !== null) return report(true);
 
-  // A few rows: every run reseals what is not yet under the new key.
-  await resealSecrets(ctx, counts);
+  // A few rows: every run re-encrypts what is not yet under the new key.
+  await reencryptSecrets(ctx, counts);
 
   let userCursor = progress.users_done_through ?? '';
   for (;;) {
@@ -81,7 +81,7 @@ export async function rotateMasterKey(ctx: AppContext, options: RotationOptions 
     if (users.length === 0) break;
     for (const user of users) {
       if (options.signal?.aborted) return report(false);
-      await resealJournal(ctx, { userId: user.id, salt: user.key_salt }, batchSize, counts);
+      await reencryptJournal(ctx, { userId: user.id, salt: user.key_salt }, batchSize, counts);
       counts.users += 1;
       userCursor = user.id;
       await ctx.db.updateTable('key_rotations').set({ users_done_through: userCursor, updated_at: now() }).where('id', '=', id).execute();
@@ -92,7 +92,7 @@ export async function rotateMasterKey(ctx: AppContext, options: RotationOptions 
   let messageCursor = progress.messages_done_through ?? '';
   for (;;) {
     if (options.signal?.aborted) return report(false);
-    const last = await resealMessageBatch(ctx, messageCursor, batchSize, counts);
+    const last = await reencryptMessageBatch(ctx, messageCursor, batchSize, counts);
     if (last === null) break;
     messageCursor = last;
     await ctx.db.updateTable('key_rotations').set({ messages_done_through: messageCursor, updated_at: now() }).where('id', '=', id).execute();

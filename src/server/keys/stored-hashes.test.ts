@@ -7,7 +7,7 @@ import { parseImportFile } from '../import/parse';
 import { buildSmsTestApp, journalOf, textJournal, type SmsTestApp } from '../test/sms';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
 import { rotateMasterKey } from './rotate';
-import { loadStoredHashKey, STORED_HASHES_SECRET } from './sealed-secrets';
+import { loadStoredHashKey, STORED_HASHES_SECRET } from './encrypted-secrets';
 
 const keyA = randomBytes(32).toString('base64');
 const keyB = randomBytes(32).toString('base64');
@@ -46,10 +46,10 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
   });
 
   it('begins as the key such hashes were made with before it was stored, so those still match', async () => {
-    // Sealed under the master key, naming it; inside, MASTER_KEY's `links` key.
-    const sealed = await storedSecret(a);
-    expect(a.ctx.cipher.keyIdOf(sealed)).toBe(idA);
-    expect(a.ctx.cipher.open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, sealed)).toBe(linksKeyOfA.toString('base64'));
+    // Encrypted under the master key, naming it; inside, MASTER_KEY's `links` key.
+    const encrypted = await storedSecret(a);
+    expect(a.ctx.cipher.keyIdOf(encrypted)).toBe(idA);
+    expect(a.ctx.cipher.open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, encrypted)).toBe(linksKeyOfA.toString('base64'));
     expect(a.ctx.keys.storedHashes.equals(linksKeyOfA)).toBe(true);
 
     // The fingerprints an import stores are made under a key derived from the `links` key of until now.
@@ -79,7 +79,7 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     const rotating = await instance({ MASTER_KEY: keyB, MASTER_KEY_PREVIOUS: keyA });
     expect(rotating.ctx.keys.storedHashes.equals(linksKeyOfA)).toBe(true);
 
-    // Stopped after the first user, then resumed: the secret is resealed once and stays readable.
+    // Stopped after the first user, then resumed: the secret is re-encrypted once and stays readable.
     const stop = new AbortController();
     const first = await rotateMasterKey(rotating.ctx, { batchSize: 1, signal: stop.signal, onProgress: () => stop.abort() });
     expect(first).toMatchObject({ finished: false, counts: { secrets: 1, unreadable: 0 } });
@@ -87,7 +87,7 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     const second = await rotateMasterKey(rotating.ctx, { batchSize: 1 });
     expect(second).toMatchObject({ finished: true, counts: { secrets: 0, unreadable: 0 } });
 
-    // With the new key alone: the same key, sealed under it.
+    // With the new key alone: the same key, encrypted under it.
     const after = await instance({ MASTER_KEY: keyB });
     expect(after.ctx.keys.storedHashes.equals(linksKeyOfA)).toBe(true);
     expect(after.ctx.keys.links.equals(linksKeyOfA)).toBe(false);

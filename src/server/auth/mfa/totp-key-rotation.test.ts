@@ -14,7 +14,7 @@ afterAll(async () => {
   for (const t of started.reverse()) await t.close();
 });
 
-it('reseals TOTP secrets when the master key rotates, so codes work once the old key is gone', async () => {
+it('re-encrypts TOTP secrets when the master key rotates, so codes work once the old key is gone', async () => {
   const a = await buildSmsTestApp({ env: { MASTER_KEY: keyA } });
   started.push(a);
   a.clock.set(NOON);

@@ -9,13 +9,13 @@ export interface StoredObject {
 /**
  * Where photo files live: local disk by default, or an S3-compatible bucket. Keys are
  * `user/entry/timestamp-rand.ext`; a key is written once and never overwritten (only `replace`
- * swaps its bytes, for the same picture resealed).
+ * swaps its bytes, for the same picture re-encrypted).
  */
 export interface PhotoStorage {
   /** Stores a new object; fails if the key already exists. */
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /**
-   * Swaps an existing object's bytes whole (key rotation reseals photos): a reader sees the old
+   * Swaps an existing object's bytes whole (key rotation re-encrypts photos): a reader sees the old
    * bytes or the new ones, never a mix, and a crash leaves the old object in place.
    */
   replace(key: string, body: Buffer, contentType: string): Promise<void>;

@@ -2,16 +2,16 @@ import type { Readable } from 'node:stream';
 import { isEncryptedPhoto, decryptPhotoBytes, photoKeyId, STORED_CONTENT_TYPE, encryptPhotoBytes } from '../at-rest/photo-files';
 import type { AppContext } from '../context';
 import type { Db } from '../db/database';
-import { resealValue } from './reseal-value';
+import { reencryptValue } from './reencrypt-value';
 
-/** What a rotation run resealed, and what no configured key could open (left as it was). */
+/** What a rotation run re-encrypted, and what no configured key could decrypt (left as it was). */
 export interface RotationCounts {
   users: number;
   entries: number;
   photoNames: number;
   photoFiles: number;
   messages: number;
-  /** The service's own secrets (keys/sealed-secrets.ts). */
+  /** The service's own secrets (keys/encrypted-secrets.ts). */
   secrets: number;
   unreadable: number;
 }
@@ -26,16 +26,16 @@ interface Owner {
   salt: string;
 }
 
-/** Reseals one entry's content, title and tags; false when the row changed under us (retry). */
-async function resealEntry(ctx: AppContext, trx: Db, owner: Owner, entryId: string, counts: RotationCounts): Promise<boolean> {
+/** Re-encrypts one entry's content, title and tags; false when the row changed under us (retry). */
+async function reencryptEntry(ctx: AppContext, trx: Db, owner: Owner, entryId: string, counts: RotationCounts): Promise<boolean> {
   const row = await trx.selectFrom('journal_entries').select(['content', 'title', 'tags']).where('id', '=', entryId).where('user_id', '=', owner.userId).executeTakeFirst();
   if (!row) return true;
   const fields = { content: row.content, title: row.title, tags: row.tags };
   const changes: Partial<typeof fields> = {};
   let unreadable = 0;
   for (const name of ['content', 'title', 'tags'] as const) {
-    const result = resealValue(ctx.cipher, owner.userId, owner.salt, fields[name]);
-    if (result.kind === 'resealed') changes[name] = result.value;
+    const result = reencryptValue(ctx.cipher, owner.userId, owner.salt, fields[name]);
+    if (result.kind === 'reencrypted') changes[name] = result.value;
     if (result.kind === 'unreadable') unreadable += 1;
   }
   if (Object.keys(changes).length === 0) {
@@ -57,12 +57,12 @@ async function resealEntry(ctx: AppContext, trx: Db, owner: Owner, entryId: stri
   return true;
 }
 
-async function resealPhotoName(ctx: AppContext, trx: Db, owner: Owner, photoId: string, counts: RotationCounts): Promise<boolean> {
+async function reencryptPhotoName(ctx: AppContext, trx: Db, owner: Owner, photoId: string, counts: RotationCounts): Promise<boolean> {
   const row = await trx.selectFrom('journal_photos').select(['file_name']).where('id', '=', photoId).where('user_id', '=', owner.userId).executeTakeFirst();
   if (!row) return true;
-  const result = resealValue(ctx.cipher, owner.userId, owner.salt, row.file_name);
+  const result = reencryptValue(ctx.cipher, owner.userId, owner.salt, row.file_name);
   if (result.kind === 'unreadable') counts.unreadable += 1;
-  if (result.kind !== 'resealed') return true;
+  if (result.kind !== 'reencrypted') return true;
   const updated = await trx
     .updateTable('journal_photos')
     .set({ file_name: result.value })
@@ -75,12 +75,12 @@ async function resealPhotoName(ctx: AppContext, trx: Db, owner: Owner, photoId: 
 }
 
 /** Walks a user's rows of one table in id order, a transaction per batch. */
-async function resealRows(
+async function reencryptRows(
   ctx: AppContext,
   table: 'journal_entries' | 'journal_photos',
   owner: Owner,
   batchSize: number,
-  reseal: (trx: Db, id: string) => Promise<boolean>,
+  reencrypt: (trx: Db, id: string) => Promise<boolean>,
 ): Promise<void> {
   let after = '';
   for (;;) {
@@ -92,8 +92,8 @@ async function resealRows(
     await ctx.db.transaction().execute(async (trx) => {
       for (const id of ids) {
         let attempts = 0;
-        while (!(await reseal(trx, id))) {
-          if (++attempts >= ATTEMPTS) throw new Error(`A row kept changing while it was resealed (${table} ${id}); run the command again`);
+        while (!(await reencrypt(trx, id))) {
+          if (++attempts >= ATTEMPTS) throw new Error(`A row kept changing while it was re-encrypted (${table} ${id}); run the command again`);
         }
       }
     });
@@ -107,10 +107,10 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /**
- * Reseals a photo file in place: the new object replaces the old whole (storage `replace`), so a
+ * Re-encrypts a photo file in place: the new object replaces the old whole (storage `replace`), so a
  * crash leaves the old, still readable one. A photo deleted meanwhile is not brought back.
  */
-async function resealPhotoFile(ctx: AppContext, owner: Owner, photoId: string, key: string, counts: RotationCounts): Promise<void> {
+async function reencryptPhotoFile(ctx: AppContext, owner: Owner, photoId: string, key: string, counts: RotationCounts): Promise<void> {
   const stored = await ctx.storage.get(key);
   if (!stored) return;
   const bytes = await readAll(stored.stream);
@@ -128,10 +128,10 @@ async function resealPhotoFile(ctx: AppContext, owner: Owner, photoId: string, k
   else counts.photoFiles += 1;
 }
 
-/** Reseals everything of one user under the current key: entries, photo names, photo files. */
-export async function resealJournal(ctx: AppContext, owner: Owner, batchSize: number, counts: RotationCounts): Promise<void> {
-  await resealRows(ctx, 'journal_entries', owner, batchSize, (trx, id) => resealEntry(ctx, trx, owner, id, counts));
-  await resealRows(ctx, 'journal_photos', owner, batchSize, (trx, id) => resealPhotoName(ctx, trx, owner, id, counts));
+/** Re-encrypts everything of one user under the current key: entries, photo names, photo files. */
+export async function reencryptJournal(ctx: AppContext, owner: Owner, batchSize: number, counts: RotationCounts): Promise<void> {
+  await reencryptRows(ctx, 'journal_entries', owner, batchSize, (trx, id) => reencryptEntry(ctx, trx, owner, id, counts));
+  await reencryptRows(ctx, 'journal_photos', owner, batchSize, (trx, id) => reencryptPhotoName(ctx, trx, owner, id, counts));
   let after = '';
   for (;;) {
     const photos = await ctx.db
@@ -145,8 +145,8 @@ export async function resealJournal(ctx: AppContext, owner: Owner, batchSize: nu
     if (photos.length === 0) return;
     after = photos.at(-1)!.id;
     for (const photo of photos) {
-      await resealPhotoFile(ctx, owner, photo.id, photo.file_path, counts);
-      await resealPhotoFile(ctx, owner, photo.id, photo.thumb_path, counts);
+      await reencryptPhotoFile(ctx, owner, photo.id, photo.file_path, counts);
+      await reencryptPhotoFile(ctx, owner, photo.id, photo.thumb_path, counts);
     }
   }
 }
