@@ -101,6 +101,24 @@ describe('deleting an account (the user’s own, and by an admin)', () => {
     expect(await rowsOf(account.id)).toEqual({ entries: 0, users: 0 });
   });
 
+  /** The columns (table.column) that hold the account's id, e-mail or number in some row. */
+  async function columnsNaming(account: { id: string; email: string; phone: string }): Promise<string[]> {
+    const found: string[] = [];
+    const db = t.app.ctx.db;
+    for (const table of await db.introspection.getTables()) {
+      if (table.name === 'kysely_migration' || table.name === 'kysely_migration_lock') continue;
+      for (const column of table.columns) {
+        for (const needle of [account.id, account.email, account.phone]) {
+          const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table.name)} where cast(${sql.ref(column.name)} as text) like ${`%${needle}%`}`.execute(db);
+          if (Number(rows[0]!.n) > 0) found.push(`${table.name}.${column.name}`);
+        }
+      }
+    }
+    return found;
+  }
+  /** Every column naming the account except the deletion's own audit record. */
+  const leftOf = async (account: { id: string; email: string; phone: string }) => (await columnsNaming(account)).filter((c) => !/^security_events\.(identifier|details)$/.test(c));
+
   it('leaves no row in any table that names the account, its e-mail or its number (the deletion’s own audit record aside)', async () => {
     const { account, token } = await subscriberWithJournal();
     // More of what an account leaves behind: another text (UNDO's record), a reminder time, a second sign-in.
@@ -108,27 +126,22 @@ describe('deleting an account (the user’s own, and by an admin)', () => {
     await inboundProcessingSettled(t.app.ctx);
     expect((await api.patch('/api/profile', { reminder_enabled: true, reminder_time: '20:00' }, token)).status).toBe(200);
     await signIn(t, account);
-    const namesAccount = async () => {
-      const found: string[] = [];
-      const db = t.app.ctx.db;
-      for (const table of await db.introspection.getTables()) {
-        if (table.name === 'kysely_migration' || table.name === 'kysely_migration_lock') continue;
-        for (const column of table.columns) {
-          for (const needle of [account.id, account.email, account.phone]) {
-            const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table.name)} where cast(${sql.ref(column.name)} as text) like ${`%${needle}%`}`.execute(db);
-            if (Number(rows[0]!.n) > 0) found.push(`${table.name}.${column.name}`);
-          }
-        }
-      }
-      return found;
-    };
-    expect((await namesAccount()).length).toBeGreaterThan(5);
+    expect((await columnsNaming(account)).length).toBeGreaterThan(5);
 
     expect((await deleteOwn(token, { confirmationText: 'DELETE' })).statusCode).toBe(200);
     const audits = await t.app.ctx.db.selectFrom('security_events').select(['event_type', 'identifier']).where('identifier', '=', account.id).execute();
     expect(audits).toEqual([{ event_type: 'account_deleted', identifier: account.id }]);
     // The audit record names the id it deleted (identifier, details), and nothing else does.
-    expect((await namesAccount()).filter((c) => !/^security_events\.(identifier|details)$/.test(c))).toEqual([]);
+    expect(await leftOf(account)).toEqual([]);
+  });
+
+  it('takes a text being processed at that moment with it: the text lands first and goes, or finds no account', async () => {
+    const { account, token } = await subscriberWithJournal();
+    await t.app.inject({ method: 'POST', url: '/api/dev/phone/send', payload: { from: account.phone, body: 'a text at the last moment' } });
+    const [deleted] = await Promise.all([deleteOwn(token, { confirmationText: 'DELETE' }), inboundProcessingSettled(t.app.ctx)]);
+    expect(deleted.statusCode).toBe(200);
+    await inboundProcessingSettled(t.app.ctx);
+    expect(await leftOf(account)).toEqual([]);
   });
 
   it('asks for DELETE typed exactly, and deletes nothing otherwise', async () => {

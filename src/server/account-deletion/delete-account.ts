@@ -4,6 +4,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import type { Database } from '../db/tables';
 import { removeImportUpload } from '../import/service';
+import { changeJournal } from '../journal/changes';
 import { removePhotoFiles, removeStaleFiles } from '../photos/service';
 import { removeRecordingFiles } from '../voice/recordings';
 import { recordSecurityEvent } from '../security/events';
@@ -71,7 +72,9 @@ export async function deleteAccount(ctx: AppContext, userId: string, audit: Dele
   // Photo files a Vault replaced with sealed (or opened) copies and has not deleted yet.
   await removeStaleFiles(ctx, userId);
 
-  const deletedRecords = await ctx.db.transaction().execute(async (trx) => {
+  // A change to the journal like any other (journal/changes.ts): a text or save under way for this
+  // account either lands before it, and goes with it, or waits for it and finds no account.
+  const { deletedRecords } = await changeJournal(ctx, userId, async (trx) => {
     // A photo added meanwhile goes too.
     await removeFiles(trx);
     const counts = await countsOf(trx, userId, phone);
@@ -86,9 +89,8 @@ export async function deleteAccount(ctx: AppContext, userId: string, audit: Dele
     await trx.deleteFrom('subscribers').where('user_id', '=', userId).execute();
     await trx.deleteFrom('profiles').where('id', '=', userId).execute();
     await trx.deleteFrom('users').where('id', '=', userId).execute();
-    return counts;
+    return { entryId: '', journalGone: true, deletedRecords: counts };
   });
-  ctx.journalCache.forget(userId);
   // Every session is gone with the refresh tokens: open streams check theirs and close.
   ctx.events.publish(userId, { type: 'sessions.changed' });
 

@@ -12,6 +12,8 @@ import { JournalWords } from './words';
 interface JournalChange {
   entryId: string;
   changedEntryIds?: readonly string[];
+  /** The journal went whole (the account deleted): nothing is read again, the pages hear of it once. */
+  journalGone?: boolean;
 }
 
 interface ChangeOptions {
@@ -75,7 +77,7 @@ export async function changeJournal<T extends JournalChange>(
   const { result, revision, touched } = done;
   // A chunk of an import touches many entries: the journal in memory reloads on its next read, and
   // the open pages hear of it once.
-  if (touched.length > ENTRIES_READ_AGAIN) {
+  if (touched.length > ENTRIES_READ_AGAIN || result.journalGone) {
     ctx.journalCache.forget(userId);
     ctx.events.publish(userId, { type: 'entries.changed' });
     return result;
