@@ -31,6 +31,13 @@ describe('apiRequest', () => {
     expect(error).toMatchObject({ status: 409, code: 'CONFLICT', message: 'User already registered' });
   });
 
+  it('keeps the answer’s headers on the ApiError, so a caller can wait out a Retry-After', async () => {
+    api.on('GET /api/things', reply(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { 'Retry-After': '30' }));
+    const error = await apiRequest('GET', '/api/things').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect((error as ApiError).headers.get('retry-after')).toBe('30');
+  });
+
   it('turns a failed fetch into a NetworkError', async () => {
     api.on('GET /api/things', networkDown);
     await expect(apiRequest('GET', '/api/things')).rejects.toBeInstanceOf(NetworkError);

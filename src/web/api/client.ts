@@ -66,7 +66,7 @@ async function send<T>(method: string, path: string, options: RequestOptions, to
       body = text;
     }
   }
-  if (!response.ok) throw apiErrorFrom(response.status, body);
+  if (!response.ok) throw apiErrorFrom(response.status, body, response.headers);
   return body as T;
 }
 

@@ -16,11 +16,12 @@ interface FakeRequest {
 interface FakeReply {
   status: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
-type Handler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+export type Handler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
-export const reply = (status: number, body?: unknown): FakeReply => ({ status, body });
+export const reply = (status: number, body?: unknown, headers?: Record<string, string>): FakeReply => ({ status, body, headers });
 export const apiError = (status: number, code: string, message: string): FakeReply => reply(status, { error: { code, message } });
 export const networkDown: Handler = () => {
   throw new TypeError('Failed to fetch');
@@ -47,7 +48,7 @@ export function installFakeApi() {
     const handler = queued.get(key)?.shift() ?? persistent.get(key);
     const answer = handler ? await handler(request) : reply(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
     const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    return { ok: answer.status >= 200 && answer.status < 300, status: answer.status, text: async () => text } as Response;
+    return { ok: answer.status >= 200 && answer.status < 300, status: answer.status, headers: new Headers(answer.headers), text: async () => text } as Response;
   });
   vi.stubGlobal('fetch', fetch);
 

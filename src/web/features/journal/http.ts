@@ -30,7 +30,7 @@ async function send(path: string, init: RequestInit, token: string | undefined):
 
 async function checked(response: Response): Promise<Response> {
   if (response.ok) return response;
-  throw apiErrorFrom(response.status, await readBody(response));
+  throw apiErrorFrom(response.status, await readBody(response), response.headers);
 }
 
 async function readBody(response: Response): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImportFileError } from '../../../../shared/import/file-error';
 import { parseImportBytes } from '../../../../shared/import/read';
 import { sniffImport } from '../../../../shared/import/sniff';
@@ -10,7 +10,9 @@ import { messages } from '../../../../shared/messages';
 import type { VaultSegment } from '../../../../shared/vault';
 import type { SealedImportEntry, SealedImportResult } from '../../../../shared/vault-import';
 import { voiceMessages } from '../../../../shared/voice-messages';
-import { ApiError } from '../../../api/errors';
+import { ApiError, apiErrorFrom, NetworkError } from '../../../api/errors';
+import { installFakeApi, networkDown, reply, type FakeApi, type Handler } from '../../../test/fake-api';
+import { postForm } from '../../journal/http';
 import { loadSodium } from '../sodium';
 import { openFile, openSegment, openText, type VaultKeys } from '../vault-crypto';
 import { readImportFile } from './read-file';
@@ -23,7 +25,15 @@ const NOW = new Date('2026-05-10T12:00:00Z');
 interface Sent {
   entries: SealedImportEntry[];
   photos: Array<{ entryId: string; form: FormData }>;
-  recordings: Array<{ entryId: string; form: FormData }>;
+  /** Every recording the server took, and whether it was added (201) or was there already by its source key (200). */
+  recordings: Array<{ entryId: string; form: FormData; added: boolean }>;
+}
+
+/** What the stand-in server keeps between imports: entries by import key, recordings' source keys, and the journal's own entry ids. */
+interface Kept {
+  seen: Map<string, string>;
+  stored: Set<string>;
+  own: ReadonlySet<string>;
 }
 
 /** How the stand-in server hears a recording: "audio…" is audio, "long…" is longer than a voice note, the rest not audio. */
@@ -33,8 +43,9 @@ async function refusalOf(form: FormData): Promise<ApiError | null> {
   return new ApiError(400, 'INVALID_INPUT', heard === 'long.' ? voiceMessages.errors.tooLong() : voiceMessages.errors.notAudio);
 }
 
-/** A stand-in server: every entry is new unless its key was sent before. */
-function fakeServer(keys: VaultKeys, seen = new Map<string, string>()) {
+/** A stand-in server: every entry is new unless its key was sent before, or (our own export) its id is the journal's. */
+function fakeServer(keys: VaultKeys, kept: Partial<Kept> = {}) {
+  const { seen = new Map<string, string>(), stored = new Set<string>(), own = new Set<string>() } = kept;
   const sent: Sent = { entries: [], photos: [], recordings: [] };
   let next = 0;
   const deps: VaultImportDeps = {
@@ -49,7 +60,7 @@ function fakeServer(keys: VaultKeys, seen = new Map<string, string>()) {
       sent.entries.push(...entries);
       return {
         entries: entries.map((entry) => {
-          const existing = seen.get(entry.import_key);
+          const existing = seen.get(entry.import_key) ?? (entry.original_id && own.has(entry.original_id) ? entry.original_id : undefined);
           if (existing) return { id: existing, imported: false };
           const id = `entry-${(next += 1)}`;
           seen.set(entry.import_key, id);
@@ -60,14 +71,59 @@ function fakeServer(keys: VaultKeys, seen = new Map<string, string>()) {
     sendPhotos: async (entryId, form) => {
       sent.photos.push({ entryId, form });
     },
-    // The answers of POST /api/entries/:id/recordings: 201, or 400 with the reason, as the server's.
+    // The answers of POST /api/entries/:id/recordings: 201, 200 for a source key it has, or 400 with the reason, as the server's.
     sendRecording: async (entryId, form) => {
       const refused = await refusalOf(form);
       if (refused) throw refused;
-      sent.recordings.push({ entryId, form });
+      const key = form.get('source_key') as string;
+      sent.recordings.push({ entryId, form, added: !stored.has(key) });
+      stored.add(key);
     },
   };
-  return { deps, sent, seen };
+  return { deps, sent, seen, stored, own };
+}
+
+/** An error answer as the app's client makes it, headers and all. */
+const answer = (status: number, message: string, headers?: Record<string, string>) => apiErrorFrom(status, { error: { code: `HTTP_${status}`, message } }, new Headers(headers));
+
+/** Fails with each of `failures` in turn, then does as `next`; notes the (fake) time of every try. */
+function flaky<A extends unknown[], R>(failures: unknown[], next: (...args: A) => Promise<R>) {
+  const tries: number[] = [];
+  const send = async (...args: A): Promise<R> => {
+    tries.push(Date.now());
+    if (failures.length > 0) throw failures.shift();
+    return next(...args);
+  };
+  return { send, tries };
+}
+
+/** The waits between tries, in milliseconds. */
+const waits = (tries: readonly number[]) => tries.slice(1).map((at, i) => at - tries[i]!);
+
+/** Lets the fake clock run until the import ends (at most an hour of it). */
+async function finish<T>(run: Promise<T>): Promise<T> {
+  let settled = false;
+  run.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let ms = 0; !settled && ms < 3_600_000; ms += 100) await vi.advanceTimersByTimeAsync(100);
+  return run;
+}
+
+/** A Day One ZIP of two entries with recordings (all audio): three on the first, one on the second; and more `entries` if given. */
+function recordingsZip(extra: { entries?: object[]; files?: Record<string, Uint8Array> } = {}) {
+  const md5 = (c: string) => c.repeat(32);
+  const audio = (c: string) => ({ identifier: `AUDIO${c}`, md5: md5(c), format: 'm4a' });
+  const entries = [
+    { uuid: 'A1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-01T07:00:00Z', timeZone: 'Europe/London', text: 'By the weir', audios: [audio('a'), audio('b'), audio('c')] },
+    { uuid: 'B1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-02T07:00:00Z', timeZone: 'Europe/London', text: 'Walk home', audios: [audio('d')] },
+    ...(extra.entries ?? []),
+  ];
+  const files: Record<string, Uint8Array> = { 'Journal.json': new TextEncoder().encode(JSON.stringify({ metadata: { version: '1.0' }, entries })), ...extra.files };
+  for (const c of 'abcd') files[`audios/${md5(c)}.m4a`] = new TextEncoder().encode(`audio: ${c}`);
+  const zip = zipSync(files);
+  return () => readImportFile(zip, { timeZone: 'Europe/London', now: NOW });
 }
 
 describe('a Vault import read and sealed in the browser', () => {
@@ -269,10 +325,11 @@ describe('a Vault import read and sealed in the browser', () => {
     expect(new Set(sourceKeys).size).toBe(4);
     for (const key of sourceKeys) expect(key).toMatch(/^import:[\w-]{43}$/);
 
-    // The same file again: its entries are in, so nothing of theirs is sent again.
-    const again = fakeServer(keys, first.seen);
+    // The same file again: its entries are in, and their recordings, sent again to them, are each there already.
+    const again = fakeServer(keys, first);
     expect(await importIntoVault(read(), again.deps)).toMatchObject({ status: 'done', imported: 0, skipped: 3 });
-    expect(again.sent.recordings).toEqual([]);
+    expect(again.sent.recordings.map(({ entryId, added }) => [entryId, added])).toEqual(first.sent.recordings.map(({ entryId }) => [entryId, false]));
+    expect(first.stored.size).toBe(4);
 
     // Day One's Journal.json alone names recordings it does not hold.
     const alone = fakeServer(keys);
@@ -293,7 +350,7 @@ describe('a Vault import read and sealed in the browser', () => {
     const bytes = fixture('jrnl/default-timeformat.txt');
     const first = fakeServer(keys);
     await importIntoVault(readImportFile(bytes, { timeZone: 'UTC', now: NOW }), first.deps);
-    const again = fakeServer(keys, first.seen);
+    const again = fakeServer(keys, first);
     const result = await importIntoVault(readImportFile(bytes, { timeZone: 'UTC', now: NOW }), again.deps);
     expect(result).toMatchObject({ status: 'done', total: 9, imported: 0, skipped: 9 });
     expect(result.reasons[0]).toMatchObject({ reason: 'already_imported', count: 9 });
@@ -323,5 +380,168 @@ describe('a Vault import read and sealed in the browser', () => {
       sendEntries: () => Promise.reject(new Error('offline')),
     });
     expect(result).toMatchObject({ status: 'failed', imported: 0, error: messages.importer.failed });
+  });
+
+  describe('when a request meets a passing failure', () => {
+    let api: FakeApi;
+    beforeEach(() => {
+      vi.useFakeTimers({ now: NOW, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      api = installFakeApi();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    });
+
+    /** POST /api/entries/:id/recordings through the app's own multipart client, to the fake API at fetch. */
+    const overFetch: VaultImportDeps['sendRecording'] = (entryId, form) => postForm(`/api/entries/${entryId}/recordings`, form);
+
+    it('tries a recording again after a 503 and ends done, with the recording sent once', async () => {
+      const server = fakeServer(keys);
+      const upload = flaky([answer(503, 'Service unavailable')], server.deps.sendRecording);
+      const result = await finish(importIntoVault(recordingsZip()(), { ...server.deps, sendRecording: upload.send }));
+      expect(result).toMatchObject({ status: 'done', imported: 2, skipped: 0, reasons: [], error: null });
+      expect(waits(upload.tries)).toEqual([1_000, 0, 0, 0]);
+      expect(server.sent.recordings.map(({ entryId, added }) => [entryId, added])).toEqual([
+        ['entry-1', true],
+        ['entry-1', true],
+        ['entry-1', true],
+        ['entry-2', true],
+      ]);
+      expect(server.stored.size).toBe(4);
+    });
+
+    it('waits as long as a 429’s Retry-After says, and tries again after a network error', async () => {
+      const tries: number[] = [];
+      const noted = (answer: Handler): Handler => (request) => {
+        tries.push(Date.now());
+        return answer(request);
+      };
+      const added = () => reply(201, { recording: { id: 'recording' } });
+      const route = 'POST /api/entries/entry-1/recordings';
+      api.once(route, noted(() => reply(429, { error: { code: 'RATE_LIMITED', message: 'Too many requests' } }, { 'Retry-After': '3' })));
+      api.once(route, noted(networkDown));
+      api.on(route, noted(added));
+      api.on('POST /api/entries/entry-2/recordings', added);
+
+      const server = fakeServer(keys);
+      const result = await finish(importIntoVault(recordingsZip()(), { ...server.deps, sendRecording: overFetch }));
+      expect(result).toMatchObject({ status: 'done', imported: 2, error: null });
+      // 3 s as asked, then the backoff's second wait after fetch failed.
+      expect(waits(tries)).toEqual([3_000, 2_000, 0, 0]);
+      expect(api.requestsTo(route)).toHaveLength(5);
+    });
+
+    it('stops the import after five failures, with the failure’s message as before', async () => {
+      const server = fakeServer(keys);
+      const failures = Array.from({ length: 5 }, () => answer(503, 'Service unavailable'));
+      const upload = flaky(failures, server.deps.sendRecording);
+      const result = await finish(importIntoVault(recordingsZip()(), { ...server.deps, sendRecording: upload.send }));
+      expect(result).toMatchObject({ status: 'failed', error: 'Service unavailable' });
+      expect(waits(upload.tries)).toEqual([1_000, 2_000, 4_000, 8_000]);
+      expect(server.sent.recordings).toEqual([]);
+    });
+
+    it('tries an entries batch again after a 502, and the journal gets each entry once', async () => {
+      const server = fakeServer(keys);
+      const batch = flaky([answer(502, 'Bad gateway'), new NetworkError()], server.deps.sendEntries);
+      const result = await finish(importIntoVault(readImportFile(fixture('jrnl/default-timeformat.txt'), { timeZone: 'UTC', now: NOW }), { ...server.deps, sendEntries: batch.send }));
+      expect(result).toMatchObject({ status: 'done', imported: 9, skipped: 0 });
+      expect(waits(batch.tries)).toEqual([1_000, 2_000]);
+      expect(server.seen.size).toBe(9);
+    });
+
+    it('tries a photo upload again only on an answer that says nothing was written (no doubled photos)', async () => {
+      const md5 = (c: string) => c.repeat(32);
+      const photo = (c: string) => ({ identifier: `PHOTO${c}`, md5: md5(c), type: 'jpeg' });
+      const withPhotos = recordingsZip({
+        entries: [
+          { uuid: 'C1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-03T07:00:00Z', timeZone: 'Europe/London', text: 'The heron', photos: [photo('1')] },
+          { uuid: 'D1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-04T07:00:00Z', timeZone: 'Europe/London', text: 'The weir again', photos: [photo('2')] },
+        ],
+        files: { [`photos/${md5('1')}.jpeg`]: new TextEncoder().encode('heron-jpeg'), [`photos/${md5('2')}.jpeg`]: new TextEncoder().encode('weir-jpeg') },
+      });
+
+      // A rate limit and a database away are tried again; a 500 may have written the photos: it stops the import.
+      const server = fakeServer(keys);
+      const photos = flaky([answer(429, 'Too many requests'), answer(503, 'Service unavailable')], server.deps.sendPhotos);
+      const upload = async (entryId: string, form: FormData) => {
+        if (entryId === 'entry-4') throw answer(500, 'Something went wrong');
+        return photos.send(entryId, form);
+      };
+      const calls = vi.fn(upload);
+      const result = await finish(importIntoVault(withPhotos(), { ...server.deps, sendPhotos: calls }));
+      expect(result).toMatchObject({ status: 'failed', imported: 4, photos_imported: 1, error: 'Something went wrong' });
+      expect(calls.mock.calls.map(([entryId]) => entryId)).toEqual(['entry-3', 'entry-3', 'entry-3', 'entry-4']);
+      expect(waits(photos.tries)).toEqual([1_000, 2_000]);
+      expect(server.sent.photos.map((p) => p.entryId)).toEqual(['entry-3']);
+
+      // No answer at all: the photos may be in, so the import stops at once.
+      const offline = fakeServer(keys);
+      const once = vi.fn(() => Promise.reject(new NetworkError()));
+      expect(await finish(importIntoVault(withPhotos(), { ...offline.deps, sendPhotos: once }))).toMatchObject({ status: 'failed', error: messages.importer.failed });
+      expect(once).toHaveBeenCalledTimes(1);
+    });
+
+    it('ends a wait at once when the import is stopped', async () => {
+      const server = fakeServer(keys);
+      const upload = flaky([answer(503, 'Service unavailable')], server.deps.sendRecording);
+      const stop = new AbortController();
+      const outcome = importIntoVault(recordingsZip()(), { ...server.deps, sendRecording: upload.send, signal: stop.signal }).catch((error: unknown) => error);
+      while (upload.tries.length === 0) await vi.advanceTimersByTimeAsync(10);
+      stop.abort();
+      // The clock stands still here: the import ends without its second wait running out.
+      expect(await outcome).toMatchObject({ name: 'AbortError' });
+      expect(upload.tries).toHaveLength(1);
+    });
+
+    it('brings, when the file is imported again, the recordings an interrupted import did not send, to the entries it made', async () => {
+      const read = recordingsZip();
+      const first = fakeServer(keys);
+      // The second recording of the first entry fails in a way not tried again: the rest of the batch's recordings are not sent.
+      let calls = 0;
+      const sendRecording: VaultImportDeps['sendRecording'] = (entryId, form) => (++calls === 2 ? Promise.reject(answer(500, 'Something went wrong')) : first.deps.sendRecording(entryId, form));
+      const interrupted = await finish(importIntoVault(read(), { ...first.deps, sendRecording }));
+      expect(interrupted).toMatchObject({ status: 'failed', error: 'Something went wrong' });
+      expect(first.sent.recordings.map(({ entryId }) => entryId)).toEqual(['entry-1']);
+
+      const again = fakeServer(keys, first);
+      const result = await finish(importIntoVault(read(), again.deps));
+      // The entries count as found already; the recording that came in before is there, and is not added twice.
+      expect(result).toMatchObject({ status: 'done', total: 2, imported: 0, skipped: 2, photos_imported: 0, error: null });
+      expect(result.reasons).toEqual([{ reason: 'already_imported', count: 2, examples: expect.any(Array) }]);
+      expect(again.sent.recordings.map(({ entryId, added }) => [entryId, added])).toEqual([
+        ['entry-1', false],
+        ['entry-1', true],
+        ['entry-1', true],
+        ['entry-2', true],
+      ]);
+      const heard = await Promise.all(again.sent.recordings.map(async ({ form }) => new TextDecoder().decode(await (form.get('file') as Blob).arrayBuffer())));
+      expect(heard).toEqual(['audio: a', 'audio: b', 'audio: c', 'audio: d']);
+      expect(again.sent.entries).toHaveLength(2);
+      expect(first.stored.size).toBe(4);
+    });
+
+    it('sends no recordings to an entry of our own export that the journal still has: they are its own already', async () => {
+      const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+      const journal = {
+        metadata: { version: '1.0' },
+        entries: [
+          {
+            uuid: '0F8FAD5BD9CB469FA16570867728950E',
+            creationDate: '2024-05-01T07:00:00Z',
+            timeZone: 'Europe/London',
+            text: 'By the weir',
+            audios: [{ identifier: '7C9E6679742540DE944BE07FC1F90AE7', md5: 'a'.repeat(32), format: 'm4a' }],
+            jotline: { id, entry_date: '2024-05-01', source: 'web', created_at: '2024-05-01T07:00:00.000Z', updated_at: '2024-05-01T07:00:00.000Z' },
+          },
+        ],
+      };
+      const zip = zipSync({ 'Journal.json': new TextEncoder().encode(JSON.stringify(journal)), [`audios/${'a'.repeat(32)}.m4a`]: new TextEncoder().encode('audio: a') });
+      const server = fakeServer(keys, { own: new Set([id]) });
+      const result = await finish(importIntoVault(readImportFile(zip, { timeZone: 'Europe/London', now: NOW }), server.deps));
+      expect(result).toMatchObject({ status: 'done', imported: 0, skipped: 1 });
+      expect(server.sent.recordings).toEqual([]);
+    });
   });
 });

@@ -11,13 +11,15 @@ import { ApiError } from '../../../api/errors';
 import { loadSodium } from '../sodium';
 import { openText, sealFile, sealSegment, sealText, type VaultKeys } from '../vault-crypto';
 import type { BrowserImportReading } from './read-file';
+import { importStopped, nothingWritten, passingFailure, withRetries } from './retries';
 
 // A Vault user's import, made in the browser (docs/vault.md §5): the file is read by the server's
 // rules, each entry is written as the server's import would write it (import/write-chunk.ts) but
 // sealed here as one segment, sent in batches to POST /api/vault/imported, and its photos re-encoded
 // and sealed here as the journal's own photos are, then sent to POST /api/entries/:id/photos. Its
 // voice recordings follow one at a time to POST /api/entries/:id/recordings, which seals each to the
-// vault as it stores it, as it does a voice note recorded here.
+// vault as it stores it, as it does a voice note recorded here. A passing failure of a request is
+// tried again (retries.ts) before it stops the import.
 
 /** A batch's sealed JSON stays well within what the server takes in one request. */
 const BATCH_BYTES = 3 * 1024 * 1024;
@@ -151,7 +153,8 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
       form.append('photo_names', await sealText(deps.keys.publicKey, cleanName(photo.fileName)));
       form.append('photo_types', full.type);
     }
-    await deps.sendPhotos(entryId, form);
+    // No key makes a photo upload idempotent: tried again only on an answer that says nothing was written.
+    await withRetries(() => deps.sendPhotos(entryId, form), nothingWritten, deps.signal);
     progress.photos_imported += ready.length;
   }
 
@@ -206,15 +209,16 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
   }
 
   /**
-   * Sends an entry's recordings, one at a time (each is read from the file only then), to the entry
-   * just imported. The server decodes each as it does a voice note, keeps the transcript the file
-   * gives instead of transcribing it, and adds a recording once by its source key: the recording's
-   * identity in the file, hashed like the entry's import key. Refusals are counted as the server's
-   * import counts them; any other failure stops the import.
+   * Sends an entry's recordings, one at a time (each is read from the file only then), to its entry.
+   * The server decodes each as it does a voice note, keeps the transcript the file gives instead of
+   * transcribing it, and adds a recording once by its source key: the recording's identity in the
+   * file, hashed like the entry's import key, so one sent before answers the recording already there
+   * and is not added twice. Refusals are counted as the server's import counts them; a passing
+   * failure is tried again, and any other failure stops the import.
    */
   async function sendRecordings(entryId: string, entry: ImportedEntry, audios: Planned['audios']): Promise<void> {
     for (const audio of audios) {
-      if (deps.signal?.aborted) throw new DOMException('The import was stopped', 'AbortError');
+      if (deps.signal?.aborted) throw importStopped();
       const example = `${audio.fileName} (${entry.entryDate})`;
       // Words longer than an entry's come only from a recording longer than a voice note may be.
       if (reading.fileSize(audio.path) > VOICE_MAX_BYTES || (audio.transcript?.length ?? 0) > ENTRY_CONTENT_MAX) {
@@ -235,7 +239,7 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
       form.append('source_key', `import:${keyer.of(audio.sourceKey)}`);
       form.append('file', new Blob([new Uint8Array(raw)]), 'recording');
       try {
-        await deps.sendRecording(entryId, form);
+        await withRetries(() => deps.sendRecording(entryId, form), passingFailure, deps.signal);
       } catch (error) {
         // The entry was deleted meanwhile (on another device): nothing to add it to, as on the server.
         if (error instanceof ApiError && error.status === 404) return;
@@ -248,11 +252,18 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
 
   async function flush(batch: Planned[]): Promise<void> {
     if (batch.length === 0) return;
-    const { entries } = await deps.sendEntries(batch.map((p) => p.body));
+    const bodies = batch.map((p) => p.body);
+    const { entries } = await withRetries(() => deps.sendEntries(bodies), passingFailure, deps.signal);
     for (const [index, planned] of batch.entries()) {
       const result = entries[index];
       if (!result?.imported) {
         leave('already_imported', entryExample(planned.entry));
+        // An import stopped in the middle of an entry's recordings left the rest unsent: they go now,
+        // and those that came in before answer as already there (their source keys), as the server's
+        // import does on its restart. The entry's photos stay as they are: a photo has no key to know
+        // it by, so sending them again would double them. Nor does an entry of our own export that is
+        // still in the journal it came from take any: its recordings are its own, under other keys.
+        if (result && result.id !== planned.entry.originalId && planned.audios.length > 0) await sendRecordings(result.id, planned.entry, planned.audios);
         continue;
       }
       progress.imported += 1;
@@ -263,8 +274,6 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
         ready = outcome.ready;
       }
       if (ready?.length) await sendPhotos(result.id, ready);
-      // Only to an entry this import brought in, as its photos: one found already in the journal keeps
-      // the recordings it has, so an import made again adds none twice.
       if (planned.audios.length > 0) await sendRecordings(result.id, planned.entry, planned.audios);
     }
   }
@@ -276,7 +285,7 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
     let bytes = 0;
     let photos = 0;
     for (const entry of reading.entries) {
-      if (deps.signal?.aborted) throw new DOMException('The import was stopped', 'AbortError');
+      if (deps.signal?.aborted) throw importStopped();
       const planned = await plan(entry);
       if (!planned) continue;
       const size = planned.body.sealed.reduce((sum, s) => sum + s.length, 400);
