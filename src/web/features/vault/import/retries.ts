@@ -7,6 +7,8 @@ import { ApiError, NetworkError } from '../../../api/errors';
 /** Tries in all; the waits between them are 1 s, 2 s, 4 s and 8 s unless the server says how long. */
 const TRIES = 5;
 const FIRST_WAIT_MS = 1_000;
+/** A server's Retry-After is kept to this: a tab does not sit silent for longer on one request. */
+const LONGEST_WAIT_MS = 60_000;
 
 export const importStopped = () => new DOMException('The import was stopped', 'AbortError');
 
@@ -51,7 +53,7 @@ export async function withRetries<T>(send: () => Promise<T>, worthRetrying: (err
       return await send();
     } catch (error) {
       if (tried >= TRIES || !worthRetrying(error)) throw error;
-      await wait(retryAfterMs(error) ?? FIRST_WAIT_MS * 2 ** (tried - 1), signal);
+      await wait(Math.min(retryAfterMs(error) ?? FIRST_WAIT_MS * 2 ** (tried - 1), LONGEST_WAIT_MS), signal);
     }
   }
 }
