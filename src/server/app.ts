@@ -56,7 +56,7 @@ interface BuildOptions extends ContextOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Never log bodies or tokens: only method, path (no query string) and status (logging/logger.ts).
   const logger = createLogger({ level: config.logLevel, isProduction: config.isProduction, pretty: config.logPretty }, options.logDestination);
-  const { ctx, storedHashKeyOpened, close } = await createContext(config, { ...options, eventsLog: logger.child({ component: 'events' }) });
+  const { ctx, storedHashKeyDecrypted, close } = await createContext(config, { ...options, eventsLog: logger.child({ component: 'events' }) });
 
   const app = Fastify({
     loggerInstance: logger,
@@ -72,9 +72,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Routes declare their input and answers as zod schemas (fastify-type-provider-zod).
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  if (!storedHashKeyOpened) {
-    // Started anyway, as with any value no configured key opens (the journal shows it too).
-    app.log.warn('Neither MASTER_KEY nor MASTER_KEY_PREVIOUS opens the stored key of import fingerprints and UNDO (sealed_secrets): MASTER_KEY is not this database\'s key');
+  if (!storedHashKeyDecrypted) {
+    // Started anyway, as with any value no configured key decrypts (the journal shows it too).
+    app.log.warn('Neither MASTER_KEY nor MASTER_KEY_PREVIOUS decrypts the stored key of import fingerprints and UNDO (sealed_secrets): MASTER_KEY is not this database\'s key');
   }
   app.addHook('onClose', close);
 

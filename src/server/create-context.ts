@@ -40,8 +40,8 @@ interface OpenedContext {
   ctx: AppContext;
   /** The database handle the context reads and writes. */
   database: DatabaseHandle;
-  /** False when no configured key opens the stored key of import fingerprints and UNDO. */
-  storedHashKeyOpened: boolean;
+  /** False when no configured key decrypts the stored key of import fingerprints and UNDO. */
+  storedHashKeyDecrypted: boolean;
   /** Closes the event bus's connection, then the database. */
   close(): Promise<void>;
 }
@@ -97,5 +97,5 @@ export async function createContext(config: Config, options: ContextOptions = {}
     await pgBus?.close();
     await database.close();
   };
-  return { ctx, database, storedHashKeyOpened: storedHashKey.opened, close };
+  return { ctx, database, storedHashKeyDecrypted: storedHashKey.decrypted, close };
 }

@@ -69,7 +69,7 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Reads and opens a stored photo or thumbnail by its storage key; null when there is none. */
+/** Reads and decrypts a stored photo or thumbnail by its storage key; null when there is none. */
 export async function readPhotoFile(ctx: AppContext, key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
   const stored = await ctx.storage.get(key);
   if (!stored) return null;

@@ -4,8 +4,8 @@ import { createTextCipher, freshIv, masterKeyId, newKeySalt, SYSTEM_SUBJECT } fr
 
 const masterKey = randomBytes(32);
 
-/** A message body sealed for the system subject as stored bodies have always been: its PBKDF2 key. */
-function sealedForSystem(plaintext: string): string {
+/** A message body encrypted for the system subject as stored bodies have always been: its PBKDF2 key. */
+function encryptedForSystem(plaintext: string): string {
   const key = pbkdf2Sync(Buffer.concat([masterKey, Buffer.from('system')]), Buffer.from(SYSTEM_SUBJECT.salt, 'base64'), 100_000, 32, 'sha256');
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -14,40 +14,40 @@ function sealedForSystem(plaintext: string): string {
 }
 
 describe('the text cipher', () => {
-  it('seals and opens text for its owner only, with a fresh IV each time', () => {
+  it('encrypts and decrypts text for its owner only, with a fresh IV each time', () => {
     const cipher = createTextCipher(masterKey);
     const salt = newKeySalt();
-    const sealed = cipher.encrypt('user-a', salt, 'Dinner with Nora 🍝');
-    expect(sealed).toMatch(/^ENC:/);
-    expect(sealed).not.toContain('Nora');
-    expect(cipher.encrypt('user-a', salt, 'Dinner with Nora 🍝')).not.toBe(sealed);
-    expect(cipher.decrypt('user-a', salt, sealed)).toBe('Dinner with Nora 🍝');
-    // Another user, another salt or another master key cannot open it: the stored value comes back as is.
-    expect(cipher.decrypt('user-b', salt, sealed)).toBe(sealed);
-    expect(cipher.decrypt('user-a', newKeySalt(), sealed)).toBe(sealed);
-    expect(createTextCipher(randomBytes(32)).decrypt('user-a', salt, sealed)).toBe(sealed);
+    const encrypted = cipher.encrypt('user-a', salt, 'Dinner with Nora 🍝');
+    expect(encrypted).toMatch(/^ENC:/);
+    expect(encrypted).not.toContain('Nora');
+    expect(cipher.encrypt('user-a', salt, 'Dinner with Nora 🍝')).not.toBe(encrypted);
+    expect(cipher.decrypt('user-a', salt, encrypted)).toBe('Dinner with Nora 🍝');
+    // Another user, another salt or another master key cannot decrypt it: the stored value comes back as is.
+    expect(cipher.decrypt('user-b', salt, encrypted)).toBe(encrypted);
+    expect(cipher.decrypt('user-a', newKeySalt(), encrypted)).toBe(encrypted);
+    expect(createTextCipher(randomBytes(32)).decrypt('user-a', salt, encrypted)).toBe(encrypted);
   });
 
   it('never hands out the same IV twice, across the blocks they are drawn from', () => {
     const cipher = createTextCipher(masterKey);
     const salt = newKeySalt();
     const seen = new Set<string>();
-    // 3,000 IVs span several blocks (682 IVs each): direct draws and the ones sealed values carry.
+    // 3,000 IVs span several blocks (682 IVs each): direct draws and the ones encrypted values carry.
     for (let i = 0; i < 1_500; i++) {
       const iv = freshIv();
       expect(iv).toHaveLength(12);
       seen.add(iv.toString('hex'));
-      const sealed = Buffer.from(cipher.encrypt('user-a', salt, `entry ${i}`).split(':')[2]!, 'base64');
-      seen.add(sealed.subarray(0, 12).toString('hex'));
+      const encrypted = Buffer.from(cipher.encrypt('user-a', salt, `entry ${i}`).split(':')[2]!, 'base64');
+      seen.add(encrypted.subarray(0, 12).toString('hex'));
       expect(cipher.decrypt('user-a', salt, cipher.encrypt('user-a', salt, `entry ${i}`))).toBe(`entry ${i}`);
     }
     expect(seen.size).toBe(3_000);
   });
 
-  it('gives accounts HKDF keys, refuses a salt that is not one, and keeps the system key stored bodies were sealed with', () => {
+  it('gives accounts HKDF keys, refuses a salt that is not one, and keeps the system key stored bodies were encrypted with', () => {
     const cipher = createTextCipher(masterKey);
     expect(newKeySalt()).toMatch(/^h1:[A-Za-z0-9+/]{22}==$/);
     expect(() => cipher.encrypt('user-a', randomBytes(16).toString('base64'), 'no key')).toThrow(/Not a key salt/);
-    expect(cipher.open(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, sealedForSystem('Texted in March'))).toBe('Texted in March');
+    expect(cipher.decryptStrict(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, encryptedForSystem('Texted in March'))).toBe('Texted in March');
   });
 });

@@ -27,7 +27,7 @@ export interface TextCipher {
   /** Decrypts; a value that is not ours or fails to decrypt is returned raw (legacy rows). */
   decrypt(userId: string, salt: string, stored: string): string;
   /** Decrypts strictly: throws when the value is not encrypted or no configured key decrypts it. */
-  open(userId: string, salt: string, stored: string): string;
+  decryptStrict(userId: string, salt: string, stored: string): string;
   /** The id of the key a stored value names; null for a value that is not encrypted. */
   keyIdOf(stored: string): string | null;
   /** Bytes (photo files) under the same per-user key: key id (8 bytes) | iv | ciphertext | tag. */
@@ -101,9 +101,9 @@ export function createTextCipher(masterKey: Buffer, previousMasterKey?: Buffer):
   };
   const keyIdOf = (stored: string) =>
     stored.startsWith(PREFIX) && stored[PREFIX.length + KEY_ID_LENGTH] === ':' ? stored.slice(PREFIX.length, PREFIX.length + KEY_ID_LENGTH) : null;
-  const open = (userId: string, salt: string, stored: string) => {
+  const decryptStrict = (userId: string, salt: string, stored: string) => {
     const keyId = keyIdOf(stored);
-    if (keyId === null) throw new Error('Not a sealed value');
+    if (keyId === null) throw new Error('Not an encrypted value');
     return decryptWith(keyFor(keyId, userId, salt), Buffer.from(stored.slice(PREFIX.length + KEY_ID_LENGTH + 1), 'base64')).toString('utf8');
   };
   return {
@@ -114,12 +114,12 @@ export function createTextCipher(masterKey: Buffer, previousMasterKey?: Buffer):
     decrypt(userId, salt, stored) {
       if (!stored.startsWith(PREFIX)) return stored;
       try {
-        return open(userId, salt, stored);
+        return decryptStrict(userId, salt, stored);
       } catch {
         return stored;
       }
     },
-    open,
+    decryptStrict,
     keyIdOf,
     encryptBytes(userId, salt, plain) {
       return Buffer.concat([Buffer.from(currentId, 'latin1'), encryptWith(keyFor(currentId, userId, salt), plain)]);

@@ -292,13 +292,13 @@ export interface JournalImportsTable {
   imported_at: string;
 }
 
-/** An import (import/): the upload, sealed in parts in the photo store, worked through in chunks. */
+/** An import (import/): the upload, encrypted in parts in the photo store, worked through in chunks. */
 export interface ImportJobsTable {
   id: string;
   user_id: string;
   status: 'queued' | 'running' | 'done' | 'failed';
   file_bytes: number;
-  /** How many sealed parts the upload is stored as. */
+  /** How many encrypted parts the upload is stored as. */
   file_parts: number;
   format: string | null;
   /** Entries in the file (after splitting ones past the entry limit). */
@@ -314,7 +314,7 @@ export interface ImportJobsTable {
   skipped: Generated<number>;
   photos_imported: Generated<number>;
   photos_skipped: Generated<number>;
-  /** Sealed JSON: why entries and photos were left out, with a few examples each. */
+  /** Encrypted JSON (`ENC:`…, the owner's key): why entries and photos were left out, with a few examples each. */
   reasons: string | null;
   /** Why a failed import failed, in the user's words (never journal text). */
   error: string | null;

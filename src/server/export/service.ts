@@ -54,7 +54,7 @@ export async function exportJournal(ctx: AppContext, userId: string, query: Expo
     // A failure part-way ends the download. Checked again, with no wait before render: other
     // exports may have filled the queue meanwhile.
     if (!made.workers.hasRoom()) throw rateLimited(made.busy);
-    // A recording's file is read as the voice notes are (opened from rest); anything else is a photo.
+    // A recording's file is read as the voice notes are (decrypted from rest); anything else is a photo.
     const recordings = new Map(entries.flatMap((e) => e.recordings.map((r) => [r.file_path, r] as const)));
     const readFile = (key: string) => {
       const recording = recordings.get(key);

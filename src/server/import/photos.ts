@@ -56,7 +56,7 @@ export async function preparePhotos(
   return outcomes;
 }
 
-/** Stores a photo's files, sealed with the owner's key, and answers its row (position to be set). */
+/** Stores a photo's files, encrypted with the owner's key, and answers its row (position to be set). */
 export async function storePhotoFiles(ctx: AppContext, owner: { userId: string; salt: string }, entryId: string, photo: PreparedPhoto, written: string[]): Promise<JournalPhotoRow> {
   const now = ctx.clock.now();
   const keys = newPhotoKeys(owner.userId, entryId, now, photo.ext);

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import type { ImportJob } from './jobs-repo';
 import { ReasonTally } from './reasons';
 
-/** GET /api/imports/:id: a job as the owner sees it (its reasons opened with the owner's key). */
+/** GET /api/imports/:id: a job as the owner sees it (its reasons decrypted with the owner's key). */
 export function presentImport(ctx: AppContext, job: ImportJob, salt: string): ImportProgress {
   return {
     id: job.id,
@@ -13,7 +13,7 @@ export function presentImport(ctx: AppContext, job: ImportJob, salt: string): Im
     skipped: Number(job.skipped),
     photos_imported: Number(job.photos_imported),
     photos_skipped: Number(job.photos_skipped),
-    reasons: ReasonTally.open(ctx, job.user_id, salt, job.reasons).list(),
+    reasons: ReasonTally.decrypt(ctx, job.user_id, salt, job.reasons).list(),
     // A run that stopped and was taken up again notes why; only a failed import says so.
     error: job.status === 'failed' ? job.error : null,
   };

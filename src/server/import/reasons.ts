@@ -4,17 +4,17 @@ import type { AppContext } from '../context';
 
 export { entryExample } from '../../shared/import/reasons';
 
-/** Why things were left out (shared/import/reasons.ts), kept with the job sealed under the owner's key. */
+/** Why things were left out (shared/import/reasons.ts), kept with the job encrypted under the owner's key. */
 export class ReasonTally extends ReasonCounter {
-  /** Sealed with the owner's key: examples name entries by their titles. */
-  seal(ctx: AppContext, userId: string, salt: string): string | null {
+  /** Encrypted with the owner's key: examples name entries by their titles. */
+  encrypt(ctx: AppContext, userId: string, salt: string): string | null {
     return this.counts.size ? ctx.cipher.encrypt(userId, salt, JSON.stringify(this.list())) : null;
   }
 
-  static open(ctx: AppContext, userId: string, salt: string, sealed: string | null): ReasonTally {
+  static decrypt(ctx: AppContext, userId: string, salt: string, encrypted: string | null): ReasonTally {
     const tally = new ReasonTally();
-    if (!sealed) return tally;
-    for (const item of JSON.parse(ctx.cipher.decrypt(userId, salt, sealed)) as ImportReasonCount[]) {
+    if (!encrypted) return tally;
+    for (const item of JSON.parse(ctx.cipher.decrypt(userId, salt, encrypted)) as ImportReasonCount[]) {
       if ((IMPORT_REASONS as readonly string[]).includes(item.reason)) tally.counts.set(item.reason, item);
     }
     return tally;

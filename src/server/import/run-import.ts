@@ -48,14 +48,14 @@ export async function runImport(ctx: AppContext, job: ImportJob, control: RunCon
     skipped: job.skipped,
     photos_imported: job.photos_imported,
     photos_skipped: job.photos_skipped,
-    tally: ReasonTally.open(ctx, job.user_id, owner.salt, job.reasons),
+    tally: ReasonTally.decrypt(ctx, job.user_id, owner.salt, job.reasons),
     smsDays: new Map(),
   };
   const progress = (status: ImportJob['status'], total: number) => publishProgress(ctx, job.user_id, { id: job.id, status, total, ...state });
   const writer = { ctx, job, owner: { userId: job.user_id, salt: owner.salt }, reader };
   const addRecordings = async (entries: readonly ImportedEntry[], finished: boolean) => {
     await addImportedRecordings(writer, entries, state.tally);
-    if (finished && !(await saveProgress(ctx.db, job, { audios_from: null, reasons: state.tally.seal(ctx, job.user_id, owner.salt) }, now()))) throw new ClaimLost();
+    if (finished && !(await saveProgress(ctx.db, job, { audios_from: null, reasons: state.tally.encrypt(ctx, job.user_id, owner.salt) }, now()))) throw new ClaimLost();
   };
   try {
     const { format, total } = await reader.opened();

@@ -3,7 +3,7 @@ import { decryptPhotoBytes, STORED_CONTENT_TYPE, encryptPhotoBytes } from '../at
 import type { AppContext } from '../context';
 
 // An upload waits for its import in the photo store, which every instance shares, so any of them can
-// take the job (or take it over after a crash). It is kept in parts, each sealed with the owner's
+// take the job (or take it over after a crash). It is kept in parts, each encrypted with the owner's
 // key like a photo: memory holds one part while it arrives, and reading one back costs little.
 
 /** The size of every part but the last. */

@@ -14,7 +14,7 @@ export interface StoredUpload {
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', messages.importer.tooLarge);
 
 /**
- * Streams the multipart field `file` into the photo store in sealed parts, never holding more than
+ * Streams the multipart field `file` into the photo store in encrypted parts, never holding more than
  * a part in memory. Its first bytes decide at once whether it can be a journal (sniff.ts), and
  * which size limit holds; a refused upload leaves nothing behind.
  */

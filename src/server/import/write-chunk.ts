@@ -163,7 +163,7 @@ export async function writeChunk(w: ChunkWriter, entries: readonly ImportedEntry
         skipped: state.skipped,
         photos_imported: state.photos_imported,
         photos_skipped: state.photos_skipped,
-        reasons: state.tally.seal(ctx, userId, owner.salt),
+        reasons: state.tally.encrypt(ctx, userId, owner.salt),
         audios_from: namesRecordings(entries) ? before.position : null,
       };
       if (!(await saveProgress(trx, w.job, progress, now))) throw new ClaimLost('The import was taken over');

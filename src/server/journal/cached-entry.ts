@@ -7,7 +7,7 @@ export { listOrder } from '../../shared/journal-order';
 /** A decrypted entry held in memory, with what the filters and search need worked out once. */
 export interface CachedEntry extends DecryptedEntry {
   photos: JournalPhotoRow[];
-  /** Its voice recordings, oldest first (a readable one's transcript opened). */
+  /** Its voice recordings, oldest first (a readable one's transcript decrypted). */
   recordings: OpenedRecording[];
   foldedTags: string[];
   /** Title, text and tags folded for search (search.ts). */

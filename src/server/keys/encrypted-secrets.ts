@@ -14,7 +14,7 @@ interface StoredHashKey {
    * False when neither MASTER_KEY nor MASTER_KEY_PREVIOUS decrypts the stored secret (a key that is not
    * this database's): `key` is then MASTER_KEY's `links` key, as before the secret was stored.
    */
-  opened: boolean;
+  decrypted: boolean;
 }
 
 const encryptSecret = (cipher: TextCipher, key: Buffer) => cipher.encrypt(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, key.toString('base64'));
@@ -44,9 +44,9 @@ export async function loadStoredHashKey(input: { db: Db; cipher: TextCipher; mas
     value = await storedValue(db);
   }
   try {
-    return { key: Buffer.from(cipher.open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, value!), 'base64'), opened: true };
+    return { key: Buffer.from(cipher.decryptStrict(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, value!), 'base64'), decrypted: true };
   } catch {
-    return { key: links, opened: false };
+    return { key: links, decrypted: false };
   }
 }
 

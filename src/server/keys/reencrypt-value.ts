@@ -12,7 +12,7 @@ export function reencryptValue(cipher: TextCipher, userId: string, salt: string,
   if (stored === null || !stored.startsWith('ENC:') || cipher.keyIdOf(stored) === cipher.keyId) return { kind: 'current' };
   let plain: string;
   try {
-    plain = cipher.open(userId, salt, stored);
+    plain = cipher.decryptStrict(userId, salt, stored);
   } catch {
     return { kind: 'unreadable' };
   }

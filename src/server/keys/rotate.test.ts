@@ -127,7 +127,7 @@ describe('jotline keys rotate', () => {
     expect(first.counts.photoFiles + second.counts.photoFiles).toBe(2);
     expect(second.counts.messages).toBeGreaterThanOrEqual(1);
 
-    // No value encrypted with the old key remains: every encrypted value names key B and key B alone opens it.
+    // No value encrypted with the old key remains: every encrypted value names key B and key B alone decrypts it.
     const db = b.ctx.db;
     const entries = await db.selectFrom('journal_entries').select(['user_id', 'content', 'title', 'tags']).execute();
     const salts = new Map((await db.selectFrom('profiles').select(['id', 'key_salt']).execute()).map((p) => [p.id, p.key_salt]));
@@ -136,7 +136,7 @@ describe('jotline keys rotate', () => {
       for (const row of entries) {
         for (const value of [row.content, row.title, row.tags].filter((v): v is string => v !== null)) {
           expect(b.ctx.cipher.keyIdOf(value)).toBe(idB);
-          expect(() => onlyB.ctx.cipher.open(row.user_id, salts.get(row.user_id)!, value)).not.toThrow();
+          expect(() => onlyB.ctx.cipher.decryptStrict(row.user_id, salts.get(row.user_id)!, value)).not.toThrow();
         }
       }
       const photos = await db.selectFrom('journal_photos').select(['user_id', 'file_name', 'file_path', 'thumb_path']).execute();
@@ -151,7 +151,7 @@ describe('jotline keys rotate', () => {
       expect(bodies.length).toBeGreaterThan(0);
       for (const { body } of bodies) {
         expect(b.ctx.cipher.keyIdOf(body!)).toBe(idB);
-        expect(onlyB.ctx.cipher.open(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, body!)).not.toMatch(/^ENC:/);
+        expect(onlyB.ctx.cipher.decryptStrict(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, body!)).not.toMatch(/^ENC:/);
       }
 
       // With only the new key everything reads as before (plus what was written meanwhile), photos too.

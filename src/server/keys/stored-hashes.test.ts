@@ -49,7 +49,7 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     // Encrypted under the master key, naming it; inside, MASTER_KEY's `links` key.
     const encrypted = await storedSecret(a);
     expect(a.ctx.cipher.keyIdOf(encrypted)).toBe(idA);
-    expect(a.ctx.cipher.open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, encrypted)).toBe(linksKeyOfA.toString('base64'));
+    expect(a.ctx.cipher.decryptStrict(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, encrypted)).toBe(linksKeyOfA.toString('base64'));
     expect(a.ctx.keys.storedHashes.equals(linksKeyOfA)).toBe(true);
 
     // The fingerprints an import stores are made under a key derived from the `links` key of until now.
@@ -63,7 +63,7 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     // A database from before the key was stored: the first start stores it, and the file still imports once.
     await a.ctx.db.deleteFrom('sealed_secrets').execute();
     const upgraded = await instance({ MASTER_KEY: keyA });
-    expect(a.ctx.cipher.open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, await storedSecret(upgraded))).toBe(linksKeyOfA.toString('base64'));
+    expect(a.ctx.cipher.decryptStrict(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, await storedSecret(upgraded))).toBe(linksKeyOfA.toString('base64'));
     expect(await importAgain(upgraded, user)).toMatchObject({ imported: 0, skipped: 3 });
   });
 
@@ -75,7 +75,7 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     await textJournal(a, texter.phone, 'Rain all afternoon.');
     expect((await journalOf(a, texter.id)).map((e) => e.content)).toEqual(['Coffee with Sam.\n\nRain all afternoon.']);
 
-    // While the rotation runs, instances open it under the old key.
+    // While the rotation runs, instances decrypt it with the old key.
     const rotating = await instance({ MASTER_KEY: keyB, MASTER_KEY_PREVIOUS: keyA });
     expect(rotating.ctx.keys.storedHashes.equals(linksKeyOfA)).toBe(true);
 
@@ -91,7 +91,7 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     const after = await instance({ MASTER_KEY: keyB });
     expect(after.ctx.keys.storedHashes.equals(linksKeyOfA)).toBe(true);
     expect(after.ctx.keys.links.equals(linksKeyOfA)).toBe(false);
-    expect(createTextCipher(Buffer.from(keyB, 'base64')).open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, await storedSecret(after))).toBe(linksKeyOfA.toString('base64'));
+    expect(createTextCipher(Buffer.from(keyB, 'base64')).decryptStrict(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, await storedSecret(after))).toBe(linksKeyOfA.toString('base64'));
 
     expect(await importAgain(after, importer)).toMatchObject({ imported: 0, skipped: 3 });
     expect(await journalOf(after, importer.id)).toHaveLength(3);
@@ -108,15 +108,15 @@ describe('the key of hashes kept in the database (import fingerprints, UNDO)', (
     const keys = await Promise.all(
       instances.map((t) => loadStoredHashKey({ db: t.ctx.db, cipher: t.ctx.cipher, masterKey: Buffer.from(keyB, 'base64'), now: NOON.toISOString() })),
     );
-    expect(keys.every((k) => k.opened && k.key.equals(keys[0]!.key))).toBe(true);
+    expect(keys.every((k) => k.decrypted && k.key.equals(keys[0]!.key))).toBe(true);
     expect(await a.ctx.db.selectFrom('sealed_secrets').select('name').execute()).toEqual([{ name: STORED_HASHES_SECRET }]);
   });
 
-  it('is left as it is when the master key opens none of it (a key that is not this database’s)', async () => {
+  it('is left as it is when the master key decrypts none of it (a key that is not this database’s)', async () => {
     const stranger = randomBytes(32);
     const before = await storedSecret(a);
     const loaded = await loadStoredHashKey({ db: a.ctx.db, cipher: createTextCipher(stranger), masterKey: stranger, now: NOON.toISOString() });
-    expect(loaded.opened).toBe(false);
+    expect(loaded.decrypted).toBe(false);
     expect(loaded.key.equals(deriveKey(stranger, 'links'))).toBe(true);
     expect(await storedSecret(a)).toBe(before);
   });

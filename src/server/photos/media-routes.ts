@@ -26,7 +26,7 @@ export async function mediaRoutes(plain: FastifyInstance): Promise<void> {
     const { exp, sig, variant } = request.query;
     const check = checkMediaLink(ctx, key, exp, sig);
     if (check !== 'valid') throw forbidden(check === 'expired' ? messages.entries.linkExpired : messages.entries.linkInvalid);
-    // Stored encrypted with the owner's key; opened here for whoever holds the signed link. A Vault
+    // Stored encrypted with the owner's key; decrypted here for whoever holds the signed link. A Vault
     // photo is sent as stored (sealed): only its owner's browser opens it.
     const photo = await readPhotoFile(ctx, variant === 'thumb' ? thumbKeyOf(key) : key);
     if (!photo) throw notFound();

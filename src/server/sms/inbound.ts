@@ -29,7 +29,7 @@ export interface InboundText {
  * unique, so a redelivered webhook finds it recorded and is acknowledged without a second row. The
  * body is kept until the inbound job has processed it (inbound-job.ts): a Vault user's journal words
  * sealed to the vault's public key here, before anything is written, so no copy that a key of the
- * server opens ever exists; any other text encrypted with the system key.
+ * server decrypts ever exists; any other text encrypted with the system key.
  */
 export async function recordInboundText(ctx: AppContext, text: InboundText): Promise<{ id: string; duplicate: boolean }> {
   const at = ctx.clock.now();

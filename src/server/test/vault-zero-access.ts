@@ -8,7 +8,7 @@ import { loadOwner } from '../journal/owner';
 
 // Test-only: looks for words or bytes everywhere the server keeps things, with every key it has.
 
-/** Every string in every row of every table, as stored and as the server's keys open it. */
+/** Every string in every row of every table, as stored and as the server's keys decrypt it. */
 async function readableStrings(ctx: AppContext, userId: string): Promise<string[]> {
   const { salt } = await loadOwner(ctx, userId);
   const tables =
@@ -57,18 +57,18 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Whether some stored file, as stored or as the server's keys open it, holds these bytes. */
+/** Whether some stored file, as stored or as the server's keys decrypt it, holds these bytes. */
 export async function storageCanRead(ctx: AppContext, userId: string, bytes: Buffer): Promise<boolean> {
   const { salt } = await loadOwner(ctx, userId);
   return filesUnder(ctx.config.storageUrl).some((file) => {
     const stored = readFileSync(file);
-    let opened: Buffer = stored;
+    let decrypted: Buffer = stored;
     try {
-      opened = decryptPhotoBytes(ctx, userId, salt, stored);
+      decrypted = decryptPhotoBytes(ctx, userId, salt, stored);
     } catch {
-      // not the server's to open
+      // not the server's to decrypt
     }
-    return stored.includes(bytes) || opened.includes(bytes);
+    return stored.includes(bytes) || decrypted.includes(bytes);
   });
 }
 
@@ -82,8 +82,8 @@ export function storedFilesOf(ctx: AppContext, userId: string): Buffer[] {
   return filesUnder(join(ctx.config.storageUrl, userId)).map((file) => readFileSync(file));
 }
 
-/** Whether the server's own code, with every key it holds, opens a stored file to something else than it stored. */
-export async function serverOpensFile(ctx: AppContext, userId: string, stored: Buffer): Promise<boolean> {
+/** Whether the server's own code, with every key it holds, decrypts a stored file to something else than it stored. */
+export async function serverDecryptsFile(ctx: AppContext, userId: string, stored: Buffer): Promise<boolean> {
   const { salt } = await loadOwner(ctx, userId);
   try {
     return !decryptPhotoBytes(ctx, userId, salt, stored).equals(stored);
@@ -92,8 +92,8 @@ export async function serverOpensFile(ctx: AppContext, userId: string, stored: B
   }
 }
 
-/** The same for a stored string (a sealed segment, a sealed name): opened by the user's key or the system's. */
-export async function serverOpensText(ctx: AppContext, userId: string, stored: string): Promise<boolean> {
+/** The same for a stored string (a sealed segment, a sealed name): decrypted by the user's key or the system's. */
+export async function serverDecryptsText(ctx: AppContext, userId: string, stored: string): Promise<boolean> {
   const { salt } = await loadOwner(ctx, userId);
   return ctx.cipher.decrypt(userId, salt, stored) !== stored || ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, stored) !== stored;
 }

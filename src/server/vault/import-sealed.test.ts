@@ -7,7 +7,7 @@ import { vaultMessages } from '../../shared/vault-messages';
 import { createEntry, journalUser, listEntries, testImage, type JournalTestUser } from '../test/journal';
 import { buildTestApp, type TestApp } from '../test/app';
 import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, vaultRequest, type BrowserKeys } from '../test/vault';
-import { databaseCanRead, serverOpensText, storageCanRead } from '../test/vault-zero-access';
+import { databaseCanRead, serverDecryptsText, storageCanRead } from '../test/vault-zero-access';
 
 const errors = vaultMessages.errors;
 const importKey = () => randomBytes(32).toString('base64url');
@@ -64,7 +64,7 @@ describe('POST /api/vault/imported: an import read and sealed in the browser', (
     // Nowhere the server keeps things, with every key it has, do the words appear.
     expect(await databaseCanRead(t.app.ctx, user.id, 'Kelp')).toBe(false);
     expect(await databaseCanRead(t.app.ctx, user.id, 'canal')).toBe(false);
-    expect(await serverOpensText(t.app.ctx, user.id, first.sealed[0]!)).toBe(false);
+    expect(await serverDecryptsText(t.app.ctx, user.id, first.sealed[0]!)).toBe(false);
   });
 
   it('skips an entry imported before (the same key), and one sent twice in a batch, answering the entry it already is', async () => {

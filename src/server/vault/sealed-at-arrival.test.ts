@@ -15,7 +15,7 @@ import { browserKeys, sealJournal, turnOn, vaultRequest, type BrowserKeys } from
 // PostgreSQL's table pages with their dead row versions) finds none of them, while the same search
 // finds another user's text.
 
-/** Every value the server's keys open, as raw bytes of the database hold them (live or dead). */
+/** Every value the server's keys decrypt, as raw bytes of the database hold them (live or dead). */
 async function rawDatabaseBytes(t: SmsTestApp): Promise<string> {
   const url = t.shared.env.DATABASE_URL!;
   if (url.startsWith('sqlite:')) {
@@ -43,12 +43,12 @@ async function rawDatabaseBytes(t: SmsTestApp): Promise<string> {
   return bytes;
 }
 
-/** What the master key opens in those bytes: every `ENC:` value, with the system key and each user's key. */
-async function openedWithServerKeys(t: SmsTestApp): Promise<string[]> {
+/** What the master key decrypts in those bytes: every `ENC:` value, with the system key and each user's key. */
+async function decryptedWithServerKeys(t: SmsTestApp): Promise<string[]> {
   const raw = await rawDatabaseBytes(t);
   const profiles = await t.ctx.db.selectFrom('profiles').select(['id', 'key_salt']).execute();
   const subjects = [SYSTEM_SUBJECT, ...profiles.map((p) => ({ id: p.id, salt: p.key_salt }))];
-  const opened: string[] = [];
+  const decrypted: string[] = [];
   // Stored values sit side by side in a page with nothing between them: each `ENC:` value is tried
   // at every length its base64 run allows, longest first.
   for (const match of raw.matchAll(/ENC:[A-Za-z0-9_-]{8}:([A-Za-z0-9+/=]+)/g)) {
@@ -57,7 +57,7 @@ async function openedWithServerKeys(t: SmsTestApp): Promise<string[]> {
     found: for (let length = run.length - (run.length % 4); length >= 16; length -= 4) {
       for (const subject of subjects) {
         try {
-          opened.push(t.ctx.cipher.open(subject.id, subject.salt, head + run.slice(0, length)));
+          decrypted.push(t.ctx.cipher.decryptStrict(subject.id, subject.salt, head + run.slice(0, length)));
           break found;
         } catch {
           // not this key's, or not this length
@@ -65,7 +65,7 @@ async function openedWithServerKeys(t: SmsTestApp): Promise<string[]> {
       }
     }
   }
-  return opened;
+  return decrypted;
 }
 
 describe("a Vault user's texts are sealed at arrival", () => {
@@ -102,7 +102,7 @@ describe("a Vault user's texts are sealed at arrival", () => {
     expect(await inboundRow(t, row!.provider_message_id!)).toMatchObject({ processed: 1, kind: 'journal', body: null, media: null });
   });
 
-  it('leaves no word the master key opens in the database file, its WAL or dead rows; another user’s text is found there', async () => {
+  it('leaves no word the master key decrypts in the database file, its WAL or dead rows; another user’s text is found there', async () => {
     const { account } = await vaultUser();
     const control = await buildUser(t);
     await post(account.phone, 'Quokka sighting at noon');
@@ -111,9 +111,9 @@ describe("a Vault user's texts are sealed at arrival", () => {
     await inboundProcessingSettled(t.ctx);
     await sendDueMessages(t.ctx);
 
-    const opened = (await openedWithServerKeys(t)).join('\n');
-    expect(opened).toContain('Lighthouse keeper waved'); // the search finds what the server's keys open
-    for (const word of ['Quokka', 'Marmalade']) expect(opened).not.toContain(word);
+    const decrypted = (await decryptedWithServerKeys(t)).join('\n');
+    expect(decrypted).toContain('Lighthouse keeper waved'); // the search finds what the server's keys decrypt
+    for (const word of ['Quokka', 'Marmalade']) expect(decrypted).not.toContain(word);
     expect(await rawDatabaseBytes(t)).not.toContain('Quokka');
   });
 

@@ -17,7 +17,7 @@ import type { TestApp } from '../test/app';
 import { bearer, buildUser, signIn, type TestUser } from '../test/factories';
 import { loadSodium } from '../crypto/sodium';
 import { browserKeys, sealedPhotoForm, sealedWrite, sealJournal, turnOn, type BrowserKeys } from '../test/vault';
-import { cacheCanRead, databaseCanRead, serverOpensFile, serverOpensText, storageCanRead, storedFilesOf } from '../test/vault-zero-access';
+import { cacheCanRead, databaseCanRead, serverDecryptsFile, serverDecryptsText, storageCanRead, storedFilesOf } from '../test/vault-zero-access';
 
 // The Vault's promise, checked end to end: after a text, an MMS photo and a web entry, nothing the
 // server keeps (database rows, files, log lines, its journal in memory) holds them in a form it can
@@ -116,8 +116,8 @@ describe('zero access: what a Vault journal leaves the server', () => {
     expect(logLines.length).toBeGreaterThan(0);
 
     // The server's own code with MASTER_KEY opens none of it, and neither does any secret it holds.
-    for (const file of files) expect(await serverOpensFile(ctx, account.id, file)).toBe(false);
-    for (const value of [...segments, ...photos.map((p) => p.file_name)]) expect(await serverOpensText(ctx, account.id, value)).toBe(false);
+    for (const file of files) expect(await serverDecryptsFile(ctx, account.id, file)).toBe(false);
+    for (const value of [...segments, ...photos.map((p) => p.file_name)]) expect(await serverDecryptsText(ctx, account.id, value)).toBe(false);
     const sodium = await loadSodium();
     const vault = await ctx.db.selectFrom('vaults').select('public_key').where('user_id', '=', account.id).executeTakeFirstOrThrow();
     for (const secret of [ctx.config.masterKey!, ctx.keys.accessToken, ctx.keys.links, ctx.keys.storedHashes]) {

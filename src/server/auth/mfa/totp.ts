@@ -17,8 +17,8 @@ import { deviceLabel } from './device';
 /** RFC 6238 as every authenticator app reads it: 30-second steps, 6 digits, SHA-1. */
 const PERIOD = 30;
 
-const seal = (ctx: AppContext, secret: string) => ctx.cipher.encrypt(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, secret);
-const open = (ctx: AppContext, sealed: string) => ctx.cipher.open(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, sealed);
+const encryptSecret = (ctx: AppContext, secret: string) => ctx.cipher.encrypt(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, secret);
+const decryptSecret = (ctx: AppContext, encrypted: string) => ctx.cipher.decryptStrict(SECRETS_SUBJECT.id, SECRETS_SUBJECT.salt, encrypted);
 
 /**
  * The 30-second step `code` is right for (one step either side of now allowed), or null. A step at
@@ -39,7 +39,7 @@ export async function beginTotp(ctx: AppContext, user: RequestUser): Promise<Tot
   const secret = generateSecret();
   const now = ctx.clock.now().toISOString();
   await ctx.db.deleteFrom('totp_factors').where('user_id', '=', user.id).execute();
-  await ctx.db.insertInto('totp_factors').values({ user_id: user.id, secret: seal(ctx, secret), confirmed_at: null, last_step: null, created_at: now }).execute();
+  await ctx.db.insertInto('totp_factors').values({ user_id: user.id, secret: encryptSecret(ctx, secret), confirmed_at: null, last_step: null, created_at: now }).execute();
   return { secret, otpauth_url: generateURI({ issuer: BRAND, label: user.email, secret, period: PERIOD, digits: 6, algorithm: 'sha1' }) };
 }
 
@@ -51,7 +51,7 @@ export async function confirmTotp(ctx: AppContext, user: RequestUser, code: stri
   const row = await ctx.db.selectFrom('totp_factors').selectAll().where('user_id', '=', user.id).executeTakeFirst();
   if (row?.confirmed_at) throw conflict(securityMessages.totpAlreadyOn);
   if (!row) throw invalidInput(securityMessages.totpNotStarted);
-  const step = await matchingStep(open(ctx, row.secret), code, ctx.clock.now(), null);
+  const step = await matchingStep(decryptSecret(ctx, row.secret), code, ctx.clock.now(), null);
   if (step === null) throw invalidCredentials(securityMessages.codeWrong);
   const firstFactor = !(await hasSecondFactor(ctx.db, user.id));
   const now = ctx.clock.now().toISOString();
@@ -87,7 +87,7 @@ export async function useTotpCode(ctx: AppContext, db: Db, userId: string, code:
   if (!/^\d{6}$/.test(code)) return false;
   const row = await db.selectFrom('totp_factors').selectAll().where('user_id', '=', userId).where('confirmed_at', 'is not', null).executeTakeFirst();
   if (!row) return false;
-  const step = await matchingStep(open(ctx, row.secret), code, ctx.clock.now(), row.last_step);
+  const step = await matchingStep(decryptSecret(ctx, row.secret), code, ctx.clock.now(), row.last_step);
   if (step === null) return false;
   let update = db.updateTable('totp_factors').set({ last_step: step }).where('user_id', '=', userId);
   update = row.last_step === null ? update.where('last_step', 'is', null) : update.where('last_step', '=', row.last_step);

@@ -5,7 +5,7 @@ import type { FromWorker, ToWorker } from '../pdf-worker/messages';
 import { audioFormat, journalJson, photoType, type ZippedAudio, type ZippedPhoto } from '../../../shared/day-one-export';
 
 // Runs inside a worker thread: writes the journal's ZIP (photos/ first, then Journal.json, which
-// names them by md5) and streams its bytes back. Photos are read (and opened) by the server on
+// names them by md5) and streams its bytes back. Photos are read (and decrypted) by the server on
 // request, one at a time, so the worker holds no keys and at most one photo.
 
 const port = parentPort!;

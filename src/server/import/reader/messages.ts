@@ -1,7 +1,7 @@
 import type { ImportedEntry, ImportFormat } from '../../../shared/import/types';
 
 // What the server and an import reader thread say to each other. The reader holds no keys and no
-// storage credentials: it asks for the upload's parts, and the server reads and opens them.
+// storage credentials: it asks for the upload's parts, and the server reads and decrypts them.
 
 export interface StartReading {
   type: 'start';

@@ -21,7 +21,7 @@ const send = (message: FromReader, transfer: ArrayBuffer[] = []) => port.postMes
 const asking = new Map<number, (bytes: Buffer | null) => void>();
 const kept = new Map<number, Promise<Buffer>>();
 
-/** A part of the upload, asked of the server (which reads and opens it) unless kept. */
+/** A part of the upload, asked of the server (which reads and decrypts it) unless kept. */
 function part(index: number): Promise<Buffer> {
   let pending = kept.get(index);
   if (pending) {
