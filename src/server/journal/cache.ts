@@ -7,7 +7,7 @@ import { decryptEntry, type DecryptedEntry } from './entry-cipher';
 import { ownerSalt } from './owner';
 import { currentRevision, findEntry, findJournalSeal, listEntries, listEntryPhotos, listPhotos } from './repo';
 import { searchableText } from './search';
-import { recordingsByEntry, type OpenedRecording } from '../voice/present';
+import { recordingsByEntry, type DecryptedRecording } from '../voice/present';
 
 export type { CachedEntry } from './cached-entry';
 
@@ -40,7 +40,7 @@ function bytesOf(entry: CachedEntry): number {
   return chars * charBytes(entry.content) + ENTRY_OVERHEAD_BYTES + entry.photos.length * PHOTO_OVERHEAD_BYTES + recordings;
 }
 
-function toCached(entry: DecryptedEntry, photos: JournalPhotoRow[], recordings: OpenedRecording[] = []): CachedEntry {
+function toCached(entry: DecryptedEntry, photos: JournalPhotoRow[], recordings: DecryptedRecording[] = []): CachedEntry {
   return { ...entry, photos, recordings, foldedTags: entry.tags.map((t) => t.toLowerCase()), searchText: searchableText(entry), placed_at: entry.created_at };
 }
 

@@ -1,5 +1,5 @@
 import type { JournalPhotoRow } from '../db/tables';
-import type { OpenedRecording } from '../voice/present';
+import type { DecryptedRecording } from '../voice/present';
 import type { DecryptedEntry } from './entry-cipher';
 
 export { listOrder } from '../../shared/journal-order';
@@ -8,7 +8,7 @@ export { listOrder } from '../../shared/journal-order';
 export interface CachedEntry extends DecryptedEntry {
   photos: JournalPhotoRow[];
   /** Its voice recordings, oldest first (a readable one's transcript decrypted). */
-  recordings: OpenedRecording[];
+  recordings: DecryptedRecording[];
   foldedTags: string[];
   /** Title, text and tags folded for search (search.ts). */
   searchText: string;

@@ -97,7 +97,7 @@ interface StoredRecording {
  * the server's key in new files beside the sealed ones (same layout and extension). `before`: the
  * entry's sealed recordings, each sent once.
  */
-async function storeOpenedRecordings(ctx: AppContext, userId: string, salt: string, entry: OpenedEntry, before: readonly JournalRecordingRow[], written: string[]) {
+async function storeDecryptedRecordings(ctx: AppContext, userId: string, salt: string, entry: OpenedEntry, before: readonly JournalRecordingRow[], written: string[]) {
   const stored: StoredRecording[] = [];
   for (const recording of before) {
     const sent = entry.recordings.find((r) => r.id === recording.id)!;
@@ -151,7 +151,7 @@ export async function saveOpenedEntries(ctx: AppContext, userId: string, input: 
     const written: string[] = [];
     try {
       const photos = await storeOpenedPhotos(ctx, userId, salt, entry, written);
-      const spoken = await storeOpenedRecordings(ctx, userId, salt, entry, spokenBefore, written);
+      const spoken = await storeDecryptedRecordings(ctx, userId, salt, entry, spokenBefore, written);
       const done = await changeJournal(ctx, userId, async (trx) => {
         const vault = await repo.findVault(trx, userId);
         const row = await findEntry(trx, userId, entry.id);

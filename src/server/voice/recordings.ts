@@ -20,7 +20,7 @@ import { appendToSmsDay } from '../journal/sms-entries';
 import type { EntryCodec } from '../journal/words';
 import { writingPhotoFiles } from '../photos/service';
 import { probeAudio } from './audio';
-import { openRecordingRows, presentRecording } from './present';
+import { decryptRecordingRows, presentRecording } from './present';
 import { transcribeOnce } from './transcription/engine';
 import { hearInMemory } from './transcription/in-memory';
 import { deleteRecordingRow, findRecording, findRecordingBySource, insertRecording, listRecordings, nextRecordingPosition, updateRecording } from './repo';
@@ -86,7 +86,7 @@ export function transcriptionConfigured(ctx: AppContext): boolean {
 }
 
 async function presentStored(ctx: AppContext, userId: string, row: JournalRecordingRow): Promise<EntryRecording> {
-  return presentRecording(ctx, openRecordingRows(ctx, userId, await ownerSalt(ctx, userId), [row])[0]!);
+  return presentRecording(ctx, decryptRecordingRows(ctx, userId, await ownerSalt(ctx, userId), [row])[0]!);
 }
 
 /**
