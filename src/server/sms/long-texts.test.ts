@@ -1,4 +1,5 @@
 import { strFromU8, unzipSync } from 'fflate';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ENTRY_CONTENT_MAX } from '../../shared/journal';
 import { SYSTEM_SUBJECT } from '../crypto/encryption';
@@ -30,6 +31,39 @@ describe('texts over the 1,600-character limit', () => {
     const again = await textJournal(t, user.phone, params.Body, { MessageSid: sid });
     expect(again.res.statusCode).toBe(200);
     expect(await outboundTo(t, user.phone)).toHaveLength(1);
+  });
+
+  it('records the refusal and its reply together: a write that fails between them leaves neither, and Twilio’s retry tells the sender once', async () => {
+    const user = await buildUser(t);
+    // The database refuses the reply's row (a full disk, a dropped connection) after the refusal's insert.
+    const failReplies = async (on: boolean) => {
+      if (t.ctx.dbKind === 'sqlite') {
+        await sql.raw(on ? "create trigger refuse_replies before insert on sms_messages when new.direction = 'outbound' begin select raise(abort, 'refused'); end" : 'drop trigger refuse_replies').execute(t.ctx.db);
+        return;
+      }
+      if (on) {
+        await sql.raw("create or replace function refuse_replies() returns trigger language plpgsql as $$ begin if new.direction = 'outbound' then raise exception 'refused'; end if; return new; end $$").execute(t.ctx.db);
+        await sql.raw('create trigger refuse_replies before insert on sms_messages for each row execute function refuse_replies()').execute(t.ctx.db);
+      } else {
+        await sql.raw('drop trigger refuse_replies on sms_messages').execute(t.ctx.db);
+        await sql.raw('drop function refuse_replies()').execute(t.ctx.db);
+      }
+    };
+    await failReplies(true);
+    let first;
+    try {
+      first = await textJournal(t, user.phone, 'z'.repeat(2_000));
+    } finally {
+      await failReplies(false);
+    }
+    expect(first.res.statusCode).toBeGreaterThanOrEqual(500);
+    expect(await inboundRow(t, first.sid)).toBeUndefined();
+    // Twilio delivers it again, as it does after an error.
+    const again = await textJournal(t, user.phone, first.params.Body, { MessageSid: first.sid });
+    expect(again.res.statusCode).toBe(200);
+    expect(await inboundRow(t, first.sid)).toMatchObject({ status: 'rejected', kind: 'too_long', user_id: user.id });
+    const replies = await outboundTo(t, user.phone);
+    expect(replies.map((r) => t.ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, r.body!))).toEqual([smsTexts.textTooLong(2_000)]);
   });
 
   it('keeps a text of exactly 1,600 characters, emoji counted as one', async () => {
