@@ -222,7 +222,8 @@ export async function recordTranscript(ctx: AppContext, recordingId: string, use
     const row = await findRecording(trx, userId, recordingId);
     if (!row || row.transcript_status === 'done') return { entryId: '', recorded: false };
     const entry = await findEntry(trx, userId, row.entry_id);
-    if (text && entry) await appendWords(ctx, trx, words.forEntry(entry), entry, text, ctx.clock.now());
+    // The words are dated by when the note arrived, not when they were heard (a sealed segment keeps its time).
+    if (text && entry) await appendWords(ctx, trx, words.forEntry(entry), entry, text, new Date(row.received_at));
     await updateRecording(trx, userId, recordingId, {
       transcript: await words.forRecording(row).transcript(text),
       transcript_status: 'done',

@@ -46,10 +46,13 @@ describe("a vault user's voice notes", () => {
     const words = 'Secret plans for the garden, said aloud';
     fake.answerNext(words);
     const audio = await testAudio('wav-mulaw', 2);
-    const added = await addRecording(t.app.ctx, alice.id, { audio, origin: 'call', receivedAt: t.clock.now(), sourceKey: 'call:RE-vault' });
+    const receivedAt = t.clock.now();
+    const added = await addRecording(t.app.ctx, alice.id, { audio, origin: 'call', receivedAt, sourceKey: 'call:RE-vault' });
     // Stored sealed at once; heard from the bytes still in memory once the change has answered.
     expect(added.recording).toMatchObject({ transcript: null, transcript_status: 'pending' });
     expect(JSON.parse(keys.open(added.recording.sealed!))).toEqual({ transcript: null });
+    // Heard a few minutes later, on a busy day.
+    t.clock.set(new Date(receivedAt.getTime() + 5 * 60_000));
     await heardInMemory(t.app.ctx);
     expect(fake.requests).toHaveLength(1);
     const { entryId } = added;
@@ -60,7 +63,8 @@ describe("a vault user's voice notes", () => {
     // The entry is sealed, its words a segment only the browser opens.
     const entry = (await entryOf(entryId)) as JournalEntry & { sealed?: string[] };
     expect(entry.content).toBeNull();
-    expect(entry.sealed!.map((s) => keys.openSegment(s).text)).toEqual([words]);
+    // Dated by when the call came in, not when it was heard.
+    expect(entry.sealed!.map((s) => keys.openSegment(s))).toEqual([expect.objectContaining({ text: words, at: receivedAt.toISOString() })]);
     expect(entry.recordings).toEqual([recording]);
 
     // The link serves the sealed bytes; the browser opens them to the audio.
