@@ -29,9 +29,13 @@ export interface SealedImportEntry {
   sealed: string[];
 }
 
-/** The answer, entry by entry in the order sent: the new entry, or the one it already is (`imported: false`). */
+/**
+ * The answer, entry by entry in the order sent: the new entry, or the one it already is
+ * (`imported: false`, with `has_photos`: whether that entry holds any photo, so an import stopped
+ * before an entry's photos were sent sends them when it is made again).
+ */
 export interface SealedImportResult {
-  entries: Array<{ id: string; imported: boolean }>;
+  entries: Array<{ id: string; imported: true } | { id: string; imported: false; has_photos: boolean }>;
 }
 
 /**

@@ -57,6 +57,13 @@ export async function photosOfEntries(db: Db, userId: string, entryIds: readonly
     .execute();
 }
 
+/** Which of the user's entries have at least one photo. */
+export async function entriesWithPhotos(db: Db, userId: string, entryIds: readonly string[]): Promise<Set<string>> {
+  if (entryIds.length === 0) return new Set();
+  const rows = await db.selectFrom('journal_photos').select('entry_id').distinct().where('user_id', '=', userId).where('entry_id', 'in', entryIds).execute();
+  return new Set(rows.map((row) => row.entry_id));
+}
+
 export async function updatePhotoFiles(db: Db, userId: string, photoId: string, changes: Pick<JournalPhotoRow, 'file_path' | 'thumb_path' | 'file_name'>): Promise<void> {
   await db.updateTable('journal_photos').set(changes).where('user_id', '=', userId).where('id', '=', photoId).execute();
 }

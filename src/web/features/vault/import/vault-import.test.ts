@@ -29,11 +29,12 @@ interface Sent {
   recordings: Array<{ entryId: string; form: FormData; added: boolean }>;
 }
 
-/** What the stand-in server keeps between imports: entries by import key, recordings' source keys, and the journal's own entry ids. */
+/** What the stand-in server keeps between imports: entries by import key, recordings' source keys, the journal's own entry ids, and the entries with photos. */
 interface Kept {
   seen: Map<string, string>;
   stored: Set<string>;
   own: ReadonlySet<string>;
+  withPhotos: Set<string>;
 }
 
 /** How the stand-in server hears a recording: "audio…" is audio, "long…" is longer than a voice note, the rest not audio. */
@@ -45,7 +46,7 @@ async function refusalOf(form: FormData): Promise<ApiError | null> {
 
 /** A stand-in server: every entry is new unless its key was sent before, or (our own export) its id is the journal's. */
 function fakeServer(keys: VaultKeys, kept: Partial<Kept> = {}) {
-  const { seen = new Map<string, string>(), stored = new Set<string>(), own = new Set<string>() } = kept;
+  const { seen = new Map<string, string>(), stored = new Set<string>(), own = new Set<string>(), withPhotos = new Set<string>() } = kept;
   const sent: Sent = { entries: [], photos: [], recordings: [] };
   let next = 0;
   const deps: VaultImportDeps = {
@@ -61,15 +62,16 @@ function fakeServer(keys: VaultKeys, kept: Partial<Kept> = {}) {
       return {
         entries: entries.map((entry) => {
           const existing = seen.get(entry.import_key) ?? (entry.original_id && own.has(entry.original_id) ? entry.original_id : undefined);
-          if (existing) return { id: existing, imported: false };
+          if (existing) return { id: existing, imported: false as const, has_photos: withPhotos.has(existing) };
           const id = `entry-${(next += 1)}`;
           seen.set(entry.import_key, id);
-          return { id, imported: true };
+          return { id, imported: true as const };
         }),
       };
     },
     sendPhotos: async (entryId, form) => {
       sent.photos.push({ entryId, form });
+      withPhotos.add(entryId);
     },
     // The answers of POST /api/entries/:id/recordings: 201, 200 for a source key it has, or 400 with the reason, as the server's.
     sendRecording: async (entryId, form) => {
@@ -80,7 +82,7 @@ function fakeServer(keys: VaultKeys, kept: Partial<Kept> = {}) {
       stored.add(key);
     },
   };
-  return { deps, sent, seen, stored, own };
+  return { deps, sent, seen, stored, own, withPhotos };
 }
 
 /** An error answer as the app's client makes it, headers and all. */
@@ -109,6 +111,19 @@ async function finish<T>(run: Promise<T>): Promise<T> {
   );
   for (let ms = 0; !settled && ms < 3_600_000; ms += 100) await vi.advanceTimersByTimeAsync(100);
   return run;
+}
+
+/** recordingsZip's two entries, then two more with a photo each (entry-3 and entry-4 on a new journal). */
+function photosZip() {
+  const md5 = (c: string) => c.repeat(32);
+  const photo = (c: string) => ({ identifier: `PHOTO${c}`, md5: md5(c), type: 'jpeg' });
+  return recordingsZip({
+    entries: [
+      { uuid: 'C1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-03T07:00:00Z', timeZone: 'Europe/London', text: 'The heron', photos: [photo('1')] },
+      { uuid: 'D1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-04T07:00:00Z', timeZone: 'Europe/London', text: 'The weir again', photos: [photo('2')] },
+    ],
+    files: { [`photos/${md5('1')}.jpeg`]: new TextEncoder().encode('heron-jpeg'), [`photos/${md5('2')}.jpeg`]: new TextEncoder().encode('weir-jpeg') },
+  });
 }
 
 /** A Day One ZIP of two entries with recordings (all audio): three on the first, one on the second; and more `entries` if given. */
@@ -452,15 +467,7 @@ describe('a Vault import read and sealed in the browser', () => {
     });
 
     it('tries a photo upload again only on an answer that says nothing was written (no doubled photos)', async () => {
-      const md5 = (c: string) => c.repeat(32);
-      const photo = (c: string) => ({ identifier: `PHOTO${c}`, md5: md5(c), type: 'jpeg' });
-      const withPhotos = recordingsZip({
-        entries: [
-          { uuid: 'C1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-03T07:00:00Z', timeZone: 'Europe/London', text: 'The heron', photos: [photo('1')] },
-          { uuid: 'D1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-04T07:00:00Z', timeZone: 'Europe/London', text: 'The weir again', photos: [photo('2')] },
-        ],
-        files: { [`photos/${md5('1')}.jpeg`]: new TextEncoder().encode('heron-jpeg'), [`photos/${md5('2')}.jpeg`]: new TextEncoder().encode('weir-jpeg') },
-      });
+      const withPhotos = photosZip();
 
       // A rate limit and a database away are tried again; a 500 may have written the photos: it stops the import.
       const server = fakeServer(keys);
@@ -481,6 +488,26 @@ describe('a Vault import read and sealed in the browser', () => {
       const once = vi.fn(() => Promise.reject(new NetworkError()));
       expect(await finish(importIntoVault(withPhotos(), { ...offline.deps, sendPhotos: once }))).toMatchObject({ status: 'failed', error: messages.importer.failed });
       expect(once).toHaveBeenCalledTimes(1);
+    });
+
+    it('brings, when the file is imported again, the photos of an entry an interrupted import did not send, and never any twice', async () => {
+      const read = photosZip();
+      const first = fakeServer(keys);
+      // The second entry's photos fail in a way not tried again (a 500 may have written them; here it did not).
+      const sendPhotos: VaultImportDeps['sendPhotos'] = (entryId, form) => (entryId === 'entry-4' ? Promise.reject(answer(500, 'Something went wrong')) : first.deps.sendPhotos(entryId, form));
+      expect(await finish(importIntoVault(read(), { ...first.deps, sendPhotos }))).toMatchObject({ status: 'failed', photos_imported: 1 });
+      expect(first.sent.photos.map((p) => p.entryId)).toEqual(['entry-3']);
+
+      const again = fakeServer(keys, first);
+      const result = await finish(importIntoVault(read(), again.deps));
+      expect(result).toMatchObject({ status: 'done', imported: 0, skipped: 4, photos_imported: 1, error: null });
+      // Only the entry without photos gets them; the one that has its photo is not sent it again.
+      expect(again.sent.photos.map((p) => p.entryId)).toEqual(['entry-4']);
+      expect(new TextDecoder().decode(await openFile(keys, new Uint8Array(await (again.sent.photos[0]!.form.getAll('photos')[0] as Blob).arrayBuffer())))).toBe('weir-jpeg');
+
+      const third = fakeServer(keys, again);
+      expect(await finish(importIntoVault(read(), third.deps))).toMatchObject({ status: 'done', imported: 0, photos_imported: 0 });
+      expect(third.sent.photos).toEqual([]);
     });
 
     it('ends a wait at once when the import is stopped', async () => {

@@ -256,24 +256,30 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
     const { entries } = await withRetries(() => deps.sendEntries(bodies), passingFailure, deps.signal);
     for (const [index, planned] of batch.entries()) {
       const result = entries[index];
-      if (!result?.imported) {
+      if (!result) {
         leave('already_imported', entryExample(planned.entry));
-        // An import stopped in the middle of an entry's recordings left the rest unsent: they go now,
-        // and those that came in before answer as already there (their source keys), as the server's
-        // import does on its restart. The entry's photos stay as they are: a photo has no key to know
-        // it by, so sending them again would double them. Nor does an entry of our own export that is
-        // still in the journal it came from take any: its recordings are its own, under other keys.
-        if (result && result.id !== planned.entry.originalId && planned.audios.length > 0) await sendRecordings(result.id, planned.entry, planned.audios);
         continue;
       }
-      progress.imported += 1;
-      let ready = planned.ready;
-      if (!ready && planned.photos.length > 0) {
-        const outcome = await preparePhotos(planned.entry, planned.photos);
-        for (const [reason, example] of outcome.left) leave(reason, example);
-        ready = outcome.ready;
+      if (result.imported) progress.imported += 1;
+      else {
+        leave('already_imported', entryExample(planned.entry));
+        // An entry of our own export still in the journal it came from keeps its own photos and
+        // recordings, under other keys.
+        if (result.id === planned.entry.originalId) continue;
       }
-      if (ready?.length) await sendPhotos(result.id, ready);
+      // An entry found already imported is one an import stopped with before its photos or
+      // recordings were all sent: its photos go when it has none (they go in one request, so it has
+      // all or none; a photo has no key to know it by, so one with photos gets none twice), and its
+      // recordings go again, those already there answering so by their source keys.
+      if (result.imported || !result.has_photos) {
+        let ready = planned.ready;
+        if (!ready && planned.photos.length > 0) {
+          const outcome = await preparePhotos(planned.entry, planned.photos);
+          for (const [reason, example] of outcome.left) leave(reason, example);
+          ready = outcome.ready;
+        }
+        if (ready?.length) await sendPhotos(result.id, ready);
+      }
       if (planned.audios.length > 0) await sendRecordings(result.id, planned.entry, planned.audios);
     }
   }
