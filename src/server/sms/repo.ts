@@ -121,8 +121,9 @@ export interface TextOutcome {
 }
 
 /**
- * Marks a text processed unless another worker did first; once in the journal, the text lives there
- * alone, so its stored body and the links to its photos at the provider go. True when this call marked it.
+ * Marks a text processed unless another worker did first, and lets its stored body and the links to
+ * its media at the provider go: a journaled text lives in the journal alone, and no other kind is
+ * read again. True when this call marked it.
  */
 export async function markTextProcessed(db: Db, id: string, outcome: TextOutcome, now: string): Promise<boolean> {
   const result = await db
@@ -138,7 +139,10 @@ export async function markTextProcessed(db: Db, id: string, outcome: TextOutcome
       error_code: null,
       error_message: null,
       updated_at: now,
-      ...(outcome.kind === 'journal' ? { body: null, media: null } : {}),
+      // Read only while it is processed: whatever it was (a journal text, a command, a text from a
+      // number no one has verified), its words and media links go now.
+      body: null,
+      media: null,
     })
     .where('id', '=', id)
     .where('processed', '=', 0)

@@ -55,7 +55,7 @@ describe('who is texting', () => {
     const texts = twilio.sentTo(user.phone);
     expect(texts).toHaveLength(1);
     expect(texts[0]!.body).toMatch(/Reply YES/);
-    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unverified' });
+    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unverified', body: null });
     expect(await journalOf(t, user.id)).toEqual([]); // not journal text until the phone is verified
   });
 
@@ -67,7 +67,7 @@ describe('who is texting', () => {
     let texts = twilio.sentTo(stranger);
     expect(texts).toHaveLength(1);
     expect(texts[0]!.body).toContain(`${PUBLIC_URL}/sign-up`);
-    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unknown_number', user_id: null });
+    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unknown_number', user_id: null, body: null });
 
     t.clock.advance(24 * 60 * 60 * 1000);
     await textJournal(t, stranger, 'hello again');

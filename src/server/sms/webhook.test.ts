@@ -54,17 +54,21 @@ describe('POST /webhooks/twilio/sms with Twilio', () => {
     expect(res.statusCode).toBe(403);
   });
 
-  it('answers a signed text with empty TwiML and records it encrypted', async () => {
+  it('answers a signed text with empty TwiML, records it encrypted until it is processed, then forgets it', async () => {
     const from = uniquePhone();
-    const { res, sid } = await textJournal(t, from, 'a secret thought');
+    const sid = newMessageSid();
+    const res = await postTwilioWebhook(t, '/webhooks/twilio/sms', { MessageSid: sid, AccountSid: TWILIO_SID, From: from, To: JOURNAL_NUMBER, Body: 'a secret thought', NumMedia: '0' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/xml/);
     expect(res.body).toBe(EMPTY_TWIML);
     const row = await inboundRow(t, sid);
-    expect(row).toMatchObject({ direction: 'inbound', from_number: from, to_number: JOURNAL_NUMBER, processed: 1 });
+    expect(row).toMatchObject({ direction: 'inbound', from_number: from, to_number: JOURNAL_NUMBER });
     expect(row!.body).toMatch(/^ENC:/);
     expect(row!.body).not.toContain('secret');
     expect(t.ctx.cipher.decrypt(SYSTEM_SUBJECT.id, SYSTEM_SUBJECT.salt, row!.body!)).toBe('a secret thought');
+    // A text from a number no account holds: answered with the sign-up hint, and nothing it said is kept.
+    await inboundProcessingSettled(t.ctx);
+    expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'unknown_number', body: null, media: null });
   });
 
   it('fetches MMS media into the journal, then forgets the links to them with the body', async () => {

@@ -30,6 +30,7 @@ import * as secondFactors from './2026-11-28-0100-second-factors';
 import * as voiceRecordings from './2026-11-29-0100-voice-recordings';
 import * as voiceCalls from './2026-11-29-0110-voice-calls';
 import * as importAudios from './2026-11-29-0200-import-audios';
+import * as processedBodies from './2026-11-29-0300-processed-bodies';
 
 /** Every migration, in order. Names are date-prefixed and never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0100-voice-recordings': voiceRecordings,
   '2026-11-29-0110-voice-calls': voiceCalls,
   '2026-11-29-0200-import-audios': importAudios,
+  '2026-11-29-0300-processed-bodies': processedBodies,
 };

@@ -52,7 +52,7 @@ describe('text commands', () => {
       expect(replies[0]!.length).toBeLessThanOrEqual(320);
       for (const word of ['UNDO', 'YESTERDAY:', 'LINK', 'PAUSE', 'RESUME', 'REMIND', 'STOP']) expect(replies[0]).toContain(word);
       expect(replies[0]).toMatch(/^[\x20-\x7e]+$/);
-      expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'command', user_id: user.id });
+      expect(await inboundRow(t, sid)).toMatchObject({ processed: 1, kind: 'command', user_id: user.id, body: null });
       expect(await journalOf(t, user.id)).toEqual([]);
     });
 
