@@ -31,11 +31,12 @@ export interface SealedImportEntry {
 
 /**
  * The answer, entry by entry in the order sent: the new entry, or the one it already is
- * (`imported: false`, with `has_photos`: whether that entry holds any photo, so an import stopped
- * before an entry's photos were sent sends them when it is made again).
+ * (`imported: false`, with `has_photos`, whether that entry holds any photo, and `recording_keys`,
+ * the source keys of the recordings it holds: an import stopped before an entry's photos or
+ * recordings were all sent sends what is missing when it is made again).
  */
 export interface SealedImportResult {
-  entries: Array<{ id: string; imported: true } | { id: string; imported: false; has_photos: boolean }>;
+  entries: Array<{ id: string; imported: true } | { id: string; imported: false; has_photos: boolean; recording_keys: string[] }>;
 }
 
 /**

@@ -74,11 +74,11 @@ describe('POST /api/vault/imported: an import read and sealed in the browser', (
     const again = await send(user, [entry, await entryOf(keys, { text: 'New', at: '2020-01-02T12:00:00.000Z', source: 'web' })]);
     expect(again.statusCode).toBe(200);
     const { entries } = again.json() as SealedImportResult;
-    expect(entries[0]).toEqual({ id: first.entries[0]!.id, imported: false, has_photos: false });
+    expect(entries[0]).toEqual({ id: first.entries[0]!.id, imported: false, has_photos: false, recording_keys: [] });
     expect(entries[1]!.imported).toBe(true);
     const twice = await entryOf(keys, { text: 'Twice', at: '2020-01-03T12:00:00.000Z', source: 'web' });
     const both = (await send(user, [twice, twice])).json() as SealedImportResult;
-    expect(both.entries[1]).toEqual({ id: both.entries[0]!.id, imported: false, has_photos: false });
+    expect(both.entries[1]).toEqual({ id: both.entries[0]!.id, imported: false, has_photos: false, recording_keys: [] });
     expect((await page(user)).entries).toHaveLength(3);
   });
 
@@ -87,7 +87,7 @@ describe('POST /api/vault/imported: an import read and sealed in the browser', (
     const first = (await send(user, [await entryOf(keys, { text: 'Exported', at: '2020-02-02T12:00:00.000Z', source: 'web' })])).json() as SealedImportResult;
     const id = first.entries[0]!.id;
     const back = (await send(user, [await entryOf(keys, { text: 'Exported', at: '2020-02-02T12:00:00.000Z', source: 'web' }, { original_id: id })])).json() as SealedImportResult;
-    expect(back.entries[0]).toEqual({ id, imported: false, has_photos: false });
+    expect(back.entries[0]).toEqual({ id, imported: false, has_photos: false, recording_keys: [] });
     expect((await page(user)).entries).toHaveLength(1);
   });
 
@@ -119,7 +119,7 @@ describe('POST /api/vault/imported: an import read and sealed in the browser', (
     expect(await databaseCanRead(t.app.ctx, user.id, 'harbour')).toBe(false);
     // Imported again, the entry answers that it has its photos: the browser sends them only to one without.
     const again = (await send(user, [imported])).json() as SealedImportResult;
-    expect(again.entries).toEqual([{ id: entries[0]!.id, imported: false, has_photos: true }]);
+    expect(again.entries).toEqual([{ id: entries[0]!.id, imported: false, has_photos: true, recording_keys: [] }]);
   });
 
   it('refuses when the vault is off or being turned off (409), and writes nothing', async () => {

@@ -13,6 +13,7 @@ import { newId } from '../ids';
 import { existingEntryIds, insertEntries, knownFingerprints, recordImports, smsDays } from '../import/repo';
 import { changeJournal } from '../journal/changes';
 import { entriesWithPhotos } from '../photos/repo';
+import { recordingKeysOf } from '../voice/repo';
 import { findVault, VAULT_IMPORT_PREFIX } from './repo';
 
 // A Vault user's import (docs/vault.md §5): the browser reads the file by the server's own rules
@@ -78,7 +79,7 @@ export async function saveImportedEntries(ctx: AppContext, userId: string, input
     input.entries.forEach((entry, index) => {
       const fingerprint = fingerprints[index]!;
       const existing = known.get(fingerprint) ?? (entry.original_id && own.has(entry.original_id) ? entry.original_id : undefined);
-      if (existing) return results.push({ id: existing, imported: false, has_photos: false });
+      if (existing) return results.push({ id: existing, imported: false, has_photos: false, recording_keys: [] });
       const id = newId();
       // The same entry twice in one batch: the second is the first.
       known.set(fingerprint, id);
@@ -105,11 +106,17 @@ export async function saveImportedEntries(ctx: AppContext, userId: string, input
     });
     await insertEntries(trx, rows);
     await recordImports(trx, importRows);
-    // An entry found already imported says whether it has photos: a browser whose import stopped
-    // between an entry and its photos sends them when the file is imported again.
+    // An entry found already imported says whether it has photos and which recordings it holds: a
+    // browser whose import stopped before an entry's photos or recordings were all sent sends what
+    // is missing when the file is imported again, and nothing twice.
     const found = results.filter((r) => !r.imported).map((r) => r.id);
     const withPhotos = await entriesWithPhotos(trx, userId, found);
-    for (const result of results) if (!result.imported) result.has_photos = withPhotos.has(result.id);
+    const recordingKeys = await recordingKeysOf(trx, userId, found);
+    for (const result of results) {
+      if (result.imported) continue;
+      result.has_photos = withPhotos.has(result.id);
+      result.recording_keys = recordingKeys.get(result.id) ?? [];
+    }
     return { entryId: rows[0]?.id ?? '', changedEntryIds: rows.map((row) => row.id), results };
   });
   return { entries: results };

@@ -78,3 +78,12 @@ export async function openRecordingRow(
 ): Promise<void> {
   await db.updateTable('journal_recordings').set({ ...change, sealed: 0 }).where('user_id', '=', userId).where('id', '=', recordingId).execute();
 }
+
+/** The source keys of the recordings some of the user's entries hold, by entry (those without one left out). */
+export async function recordingKeysOf(db: Db, userId: string, entryIds: readonly string[]): Promise<Map<string, string[]>> {
+  const byEntry = new Map<string, string[]>();
+  if (entryIds.length === 0) return byEntry;
+  const rows = await db.selectFrom('journal_recordings').select(['entry_id', 'source_key']).where('user_id', '=', userId).where('entry_id', 'in', entryIds).where('source_key', 'is not', null).execute();
+  for (const row of rows) byEntry.set(row.entry_id, [...(byEntry.get(row.entry_id) ?? []), row.source_key!]);
+  return byEntry;
+}

@@ -272,13 +272,17 @@ describe("a Vault user's upload with the words it already has", () => {
       if (res.statusCode >= 300) throw apiErrorFrom(res.statusCode, res.json());
       return res.json() as unknown;
     };
+    let recordingPosts = 0;
     const importOnce = () =>
       importIntoVault(readImportFile(zip, { timeZone: 'Europe/London', now: new Date('2026-11-20T15:00:00Z') }), {
         keys: { publicKey: new Uint8Array(Buffer.from(bobKeys.publicKey, 'base64')), privateKey: bobKeys.privateKey },
         preparePhoto: () => Promise.reject(new Error('no photos in this file')),
         sendEntries: async (entries) => (await vaultRequest(t, bob, 'POST', '/api/vault/imported', { entries })).json() as SealedImportResult,
         sendPhotos: () => Promise.reject(new Error('no photos in this file')),
-        sendRecording: (entryId, form) => send('POST', `/api/entries/${entryId}/recordings`, form),
+        sendRecording: (entryId, form) => {
+          recordingPosts += 1;
+          return send('POST', `/api/entries/${entryId}/recordings`, form);
+        },
       });
 
     const result = await importOnce();
@@ -308,8 +312,11 @@ describe("a Vault user's upload with the words it already has", () => {
     ]);
     expect(JSON.stringify(rows)).not.toMatch(/A1B2C3D4|AUDIO1/i);
 
+    recordingPosts = 0;
     const again = await importOnce();
     expect(again).toMatchObject({ status: 'done', imported: 0, skipped: 2 });
     expect(await listRecordings(t.app.ctx.db, bob.id)).toHaveLength(2);
+    // The server named the recordings each entry holds: only the one it refused is sent again.
+    expect(recordingPosts).toBe(1);
   });
 });

@@ -29,10 +29,11 @@ interface Sent {
   recordings: Array<{ entryId: string; form: FormData; added: boolean }>;
 }
 
-/** What the stand-in server keeps between imports: entries by import key, recordings' source keys, the journal's own entry ids, and the entries with photos. */
+/** What the stand-in server keeps between imports: entries by import key, recordings' source keys (all, and by entry), the journal's own entry ids, and the entries with photos. */
 interface Kept {
   seen: Map<string, string>;
   stored: Set<string>;
+  held: Map<string, Set<string>>;
   own: ReadonlySet<string>;
   withPhotos: Set<string>;
 }
@@ -46,7 +47,7 @@ async function refusalOf(form: FormData): Promise<ApiError | null> {
 
 /** A stand-in server: every entry is new unless its key was sent before, or (our own export) its id is the journal's. */
 function fakeServer(keys: VaultKeys, kept: Partial<Kept> = {}) {
-  const { seen = new Map<string, string>(), stored = new Set<string>(), own = new Set<string>(), withPhotos = new Set<string>() } = kept;
+  const { seen = new Map<string, string>(), stored = new Set<string>(), held = new Map<string, Set<string>>(), own = new Set<string>(), withPhotos = new Set<string>() } = kept;
   const sent: Sent = { entries: [], photos: [], recordings: [] };
   let next = 0;
   const deps: VaultImportDeps = {
@@ -62,7 +63,7 @@ function fakeServer(keys: VaultKeys, kept: Partial<Kept> = {}) {
       return {
         entries: entries.map((entry) => {
           const existing = seen.get(entry.import_key) ?? (entry.original_id && own.has(entry.original_id) ? entry.original_id : undefined);
-          if (existing) return { id: existing, imported: false as const, has_photos: withPhotos.has(existing) };
+          if (existing) return { id: existing, imported: false as const, has_photos: withPhotos.has(existing), recording_keys: [...(held.get(existing) ?? [])] };
           const id = `entry-${(next += 1)}`;
           seen.set(entry.import_key, id);
           return { id, imported: true as const };
@@ -80,9 +81,10 @@ function fakeServer(keys: VaultKeys, kept: Partial<Kept> = {}) {
       const key = form.get('source_key') as string;
       sent.recordings.push({ entryId, form, added: !stored.has(key) });
       stored.add(key);
+      held.set(entryId, new Set([...(held.get(entryId) ?? []), key]));
     },
   };
-  return { deps, sent, seen, stored, own, withPhotos };
+  return { deps, sent, seen, stored, held, own, withPhotos };
 }
 
 /** An error answer as the app's client makes it, headers and all. */
@@ -340,10 +342,10 @@ describe('a Vault import read and sealed in the browser', () => {
     expect(new Set(sourceKeys).size).toBe(4);
     for (const key of sourceKeys) expect(key).toMatch(/^import:[\w-]{43}$/);
 
-    // The same file again: its entries are in, and their recordings, sent again to them, are each there already.
+    // The same file again: its entries are in, and the server says which recordings each holds: none is read or sent again.
     const again = fakeServer(keys, first);
     expect(await importIntoVault(read(), again.deps)).toMatchObject({ status: 'done', imported: 0, skipped: 3 });
-    expect(again.sent.recordings.map(({ entryId, added }) => [entryId, added])).toEqual(first.sent.recordings.map(({ entryId }) => [entryId, false]));
+    expect(again.sent.recordings).toEqual([]);
     expect(first.stored.size).toBe(4);
 
     // Day One's Journal.json alone names recordings it does not hold.
@@ -537,14 +539,14 @@ describe('a Vault import read and sealed in the browser', () => {
       // The entries count as found already; the recording that came in before is there, and is not added twice.
       expect(result).toMatchObject({ status: 'done', total: 2, imported: 0, skipped: 2, photos_imported: 0, error: null });
       expect(result.reasons).toEqual([{ reason: 'already_imported', count: 2, examples: expect.any(Array) }]);
+      // Only those the entries do not hold yet are sent (the server names the ones they hold).
       expect(again.sent.recordings.map(({ entryId, added }) => [entryId, added])).toEqual([
-        ['entry-1', false],
         ['entry-1', true],
         ['entry-1', true],
         ['entry-2', true],
       ]);
       const heard = await Promise.all(again.sent.recordings.map(async ({ form }) => new TextDecoder().decode(await (form.get('file') as Blob).arrayBuffer())));
-      expect(heard).toEqual(['audio: a', 'audio: b', 'audio: c', 'audio: d']);
+      expect(heard).toEqual(['audio: b', 'audio: c', 'audio: d']);
       expect(again.sent.entries).toHaveLength(2);
       expect(first.stored.size).toBe(4);
     });

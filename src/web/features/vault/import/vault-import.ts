@@ -213,12 +213,15 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
    * The server decodes each as it does a voice note, keeps the transcript the file gives instead of
    * transcribing it, and adds a recording once by its source key: the recording's identity in the
    * file, hashed like the entry's import key, so one sent before answers the recording already there
-   * and is not added twice. Refusals are counted as the server's import counts them; a passing
-   * failure is tried again, and any other failure stops the import.
+   * and is not added twice. Those the entry is known to hold (`held`: an entry found already
+   * imported) are not read or sent at all. Refusals are counted as the server's import counts them;
+   * a passing failure is tried again, and any other failure stops the import.
    */
-  async function sendRecordings(entryId: string, entry: ImportedEntry, audios: Planned['audios']): Promise<void> {
+  async function sendRecordings(entryId: string, entry: ImportedEntry, audios: Planned['audios'], held: ReadonlySet<string> = new Set()): Promise<void> {
     for (const audio of audios) {
       if (deps.signal?.aborted) throw importStopped();
+      const sourceKey = `import:${keyer.of(audio.sourceKey)}`;
+      if (held.has(sourceKey)) continue;
       const example = `${audio.fileName} (${entry.entryDate})`;
       // Words longer than an entry's come only from a recording longer than a voice note may be.
       if (reading.fileSize(audio.path) > VOICE_MAX_BYTES || (audio.transcript?.length ?? 0) > ENTRY_CONTENT_MAX) {
@@ -236,7 +239,7 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
         form.append('transcript', audio.transcript);
         form.append('transcript_in_text', String(audio.transcriptInText));
       }
-      form.append('source_key', `import:${keyer.of(audio.sourceKey)}`);
+      form.append('source_key', sourceKey);
       form.append('file', new Blob([new Uint8Array(raw)]), 'recording');
       try {
         await withRetries(() => deps.sendRecording(entryId, form), passingFailure, deps.signal);
@@ -269,8 +272,8 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
       }
       // An entry found already imported is one an import stopped with before its photos or
       // recordings were all sent: its photos go when it has none (they go in one request, so it has
-      // all or none; a photo has no key to know it by, so one with photos gets none twice), and its
-      // recordings go again, those already there answering so by their source keys.
+      // all or none; a photo has no key to know it by, so one with photos gets none twice), and the
+      // recordings it does not hold yet by their source keys.
       if (result.imported || !result.has_photos) {
         let ready = planned.ready;
         if (!ready && planned.photos.length > 0) {
@@ -280,7 +283,7 @@ export async function importIntoVault(reading: BrowserImportReading, deps: Vault
         }
         if (ready?.length) await sendPhotos(result.id, ready);
       }
-      if (planned.audios.length > 0) await sendRecordings(result.id, planned.entry, planned.audios);
+      if (planned.audios.length > 0) await sendRecordings(result.id, planned.entry, planned.audios, new Set(result.imported ? [] : result.recording_keys));
     }
   }
 
