@@ -85,3 +85,27 @@ describe('a new build while the server runs', () => {
     }
   });
 });
+
+describe('pages for every client', () => {
+  it('answers the home page and any folder with a page, whatever encodings the client takes (a link preview, a monitor, curl)', async () => {
+    const { app, webRoot } = await serveBuilt('index-H.js');
+    try {
+      mkdirSync(join(webRoot, 'prerendered'), { recursive: true });
+      writeFileSync(join(webRoot, 'prerendered', 'index.html'), '<!doctype html><title>Landing</title>');
+      writeFileSync(join(webRoot, 'prerendered', 'index.html.br'), 'not really brotli');
+      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip' }]) {
+        const home = await app.inject({ method: 'GET', url: '/', headers });
+        expect(home.statusCode).toBe(200);
+        expect(home.body).toContain('Landing');
+      }
+      // A folder of the build is no page: the app's 404, never a bare 403.
+      for (const url of ['/assets/', '/prerendered/']) {
+        const folder = await app.inject({ method: 'GET', url });
+        expect(folder.statusCode).toBe(404);
+        expect(folder.headers['content-type']).toMatch(/^text\/html/);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});

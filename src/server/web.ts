@@ -32,7 +32,9 @@ export async function webRoutes(app: FastifyInstance, opts: { serveWeb: boolean;
       maxAge: '1y',
       immutable: true,
       preCompressed: true,
-      allowedPath: (pathName) => !pathName.endsWith('.map'),
+      // A folder (the home page's `/` among them) is the page routes' to answer below: left to the
+      // static files, a client that takes no compressed copy got a bare 403 for the home page.
+      allowedPath: (pathName) => !pathName.endsWith('.map') && !pathName.endsWith('/'),
     });
   }
   app.addHook('onSend', async (_request, reply, payload) => {
