@@ -57,19 +57,11 @@ export async function vaultsBeingSealed(db: Db): Promise<string[]> {
 }
 
 /**
- * What the server could still read of the journal once every entry is sealed: the bodies of the
- * user's processed texts (already in the journal), and the keyed hashes that would confirm a guess
- * of a text (UNDO's) or of an imported entry (import fingerprints).
+ * What the server could still read of the journal once every entry is sealed: the keyed hashes that
+ * would confirm a guess of a text (UNDO's) or of an imported entry (import fingerprints). A processed
+ * text keeps no body to drop (sms/repo.ts markTextProcessed).
  */
 export async function dropReadableLeftovers(db: Db, userId: string): Promise<void> {
-  await db
-    .updateTable('sms_messages')
-    .set({ body: null })
-    .where('user_id', '=', userId)
-    .where('direction', '=', 'inbound')
-    .where('processed', '=', 1)
-    .where('body', 'is not', null)
-    .execute();
   await db.deleteFrom('journal_sms_undo').where('user_id', '=', userId).execute();
   // A Vault import's keys stay: made under a key only the browser holds, they confirm no guess; so do
   // the fingerprints sealed to the vault's key. Those made under the server's key alone go.
@@ -79,11 +71,6 @@ export async function dropReadableLeftovers(db: Db, userId: string): Promise<voi
     .where('fingerprint', 'not like', `${VAULT_IMPORT_PREFIX}%`)
     .where('fingerprint', 'not like', `${SEALED_FINGERPRINT_PREFIX}%`)
     .execute();
-}
-
-/** Turning the vault off: the sealed bodies of the user's texts cannot be opened here; they go. */
-export async function dropSealedBodies(db: Db, userId: string): Promise<void> {
-  await db.updateTable('sms_messages').set({ body: null }).where('user_id', '=', userId).where('body', 'like', 'VAULT:%').execute();
 }
 
 /** An entry the browser opened, stored under the server's key again (content, title, tags as sealed by the caller). */

@@ -63,8 +63,8 @@ export async function startTurningOff(ctx: AppContext, userId: string): Promise<
 }
 
 /**
- * DELETE /api/vault: the last step of turning it off, once no entry is sealed: the public key and
- * the wrapped private key go, and so do the sealed bodies of texts (the journal holds their words).
+ * DELETE /api/vault: the last step of turning it off, once no entry is sealed and no text sealed on
+ * arrival waits (a processed text keeps no body): the public key and the wrapped private key go.
  */
 export async function finishTurningOff(ctx: AppContext, userId: string): Promise<void> {
   await changeJournal(ctx, userId, async (trx) => {
@@ -75,7 +75,6 @@ export async function finishTurningOff(ctx: AppContext, userId: string): Promise
     if (sealed > 0) throw conflict(errors.stillSealed(sealed));
     // A text sealed on arrival joins the journal sealed; the browser must still open it.
     if (await sealedTextsWaiting(trx, userId)) throw conflict(errors.textsWaiting);
-    await repo.dropSealedBodies(trx, userId);
     await repo.deleteVault(trx, userId);
     return { entryId: '' };
   });
