@@ -21,6 +21,8 @@ import { importIntoVault, type VaultImportDeps } from './vault-import';
 // The fixtures the server's import tests read: the browser must make of them what the server does.
 const fixture = (name: string) => new Uint8Array(readFileSync(join(process.cwd(), 'src/server/test/fixtures', name)));
 const NOW = new Date('2026-05-10T12:00:00Z');
+/** A Day One md5 made of one character, so a test can tell its files apart. */
+const md5 = (c: string) => c.repeat(32);
 
 interface Sent {
   entries: SealedImportEntry[];
@@ -117,7 +119,6 @@ async function finish<T>(run: Promise<T>): Promise<T> {
 
 /** recordingsZip's two entries, then two more with a photo each (entry-3 and entry-4 on a new journal). */
 function photosZip() {
-  const md5 = (c: string) => c.repeat(32);
   const photo = (c: string) => ({ identifier: `PHOTO${c}`, md5: md5(c), type: 'jpeg' });
   return recordingsZip({
     entries: [
@@ -130,7 +131,6 @@ function photosZip() {
 
 /** A Day One ZIP of two entries with recordings (all audio): three on the first, one on the second; and more `entries` if given. */
 function recordingsZip(extra: { entries?: object[]; files?: Record<string, Uint8Array> } = {}) {
-  const md5 = (c: string) => c.repeat(32);
   const audio = (c: string) => ({ identifier: `AUDIO${c}`, md5: md5(c), format: 'm4a' });
   const entries = [
     { uuid: 'A1B2C3D4E5F60718293A4B5C6D7E8F90', creationDate: '2024-05-01T07:00:00Z', timeZone: 'Europe/London', text: 'By the weir', audios: [audio('a'), audio('b'), audio('c')] },
@@ -265,7 +265,6 @@ describe('a Vault import read and sealed in the browser', () => {
   });
 
   it('sends a Day One ZIP’s recordings to their entries with the transcripts the file gives, and counts what it cannot as the server does', async () => {
-    const md5 = (c: string) => c.repeat(32);
     const journal = {
       metadata: { version: '1.0' },
       entries: [
